@@ -1,0 +1,160 @@
+# cxlfab - top-level build.  One Makefile; objects out of tree in build/<variant>/.
+#
+#   make            build bin/cxlfab (installs missing Debian packages first when root)
+#   make run        build, run the default example on 2 ranks, print its summary
+#   make test       build, run the Check unit tests, then the MPI integration tests
+#   make test SANITIZE=1   the same under AddressSanitizer + UBSan (alias: make sanitize)
+#   make bench      benchmarks (medians over runs); see test/bench/
+#   make check-headers     compile every header alone
+#   make clean
+#
+# Switches: SANITIZE=1 (or a list such as SANITIZE=address,undefined), V=1 verbose.
+# Local overrides (compiler, paths) go in config.mak, which is not tracked.
+
+MAKEFLAGS += -rR --no-print-directory
+-include config.mak
+
+DEB_PKGS := libopenmpi-dev openmpi-bin libconfig-dev check zlib1g-dev libmetis-dev pkg-config
+CC := mpicc
+
+ifeq ($(SANITIZE),)
+VARIANT := release
+SAN_FLAGS :=
+else
+VARIANT := sanitize
+ifeq ($(SANITIZE),1)
+override SANITIZE := address,undefined
+endif
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+BUILD := build/$(VARIANT)
+
+WARN := -Wall -Wextra -Werror -Wwrite-strings -Wstrict-prototypes -Wvla \
+	-Wpointer-arith -Wold-style-definition -Wcast-function-type -fno-common
+CFLAGS := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -I. $(SAN_FLAGS) $(EXTRA_CFLAGS)
+LDFLAGS := $(SAN_FLAGS)
+LIBS := -lconfig -lmetis -lz -lm
+CHECK_LIBS := -lcheck_pic -lsubunit -lrt -pthread
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c) $(wildcard partition/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/partition/*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+BENCH_SRC := $(wildcard test/bench/*.c)
+BENCH_BIN := $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
+HEADERS := $(wildcard core/*.h models/*.h partition/*.h)
+
+CXLFAB := $(BUILD)/bin/cxlfab
+UNIT := $(BUILD)/test/unit
+
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+export OMPI_MCA_btl_vader_single_copy_mechanism := none
+export OMPI_MCA_rmaps_base_oversubscribe := 1
+export OMPI_MCA_orte_execute_quiet := 1
+
+.PHONY: all deps build run test sanitize bench check-headers clean _build _run _test _bench
+.DEFAULT_GOAL := all
+
+all: deps
+	$(Q)$(MAKE) _build
+
+# Install missing Debian packages when root; otherwise print the exact command.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "cxlfab needs:$$missing"; echo "run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+run: deps
+	$(Q)$(MAKE) _run
+test: deps
+	$(Q)$(MAKE) _test
+sanitize: deps
+	$(Q)$(MAKE) _test SANITIZE=1
+bench: deps
+	$(Q)$(MAKE) _bench
+
+_build: $(CXLFAB) bin/cxlfab
+
+bin/cxlfab: $(CXLFAB)
+	@mkdir -p bin
+	$(Q)cp $< $@
+
+_run: _build
+	$(Q)rm -rf out/phold && mpirun -np 2 $(CXLFAB) configs/phold.cfg -o out/phold
+	$(Q)echo "--- summary (out/phold/stats.json) ---"
+	$(Q)sed -n '/"summary"/,/^  }/p' out/phold/stats.json
+
+_test: $(CXLFAB) $(UNIT)
+	$(Q)echo "=== unit tests ($(VARIANT)) ==="
+	$(Q)$(UNIT)
+	$(Q)echo "=== integration tests ($(VARIANT)) ==="
+	$(Q)CXLFAB=$(CXLFAB) SANITIZE="$(SANITIZE)" test/integration/run.sh
+
+_bench: $(CXLFAB) $(BENCH_BIN)
+	$(Q)CXLFAB=$(CXLFAB) BENCH_DIR=$(BUILD)/bench test/bench/run.sh
+
+$(CXLFAB): $(BUILD)/core/main.o $(BUILD)/libcxlfab.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libcxlfab.a: $(LIB_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# suites.h: one CXL_SUITE(name) per test/<dir>/test_<name>.c (see test/test_main.c)
+$(BUILD)/test/suites.h: FORCE
+	@mkdir -p $(dir $@)
+	@for f in $(sort $(filter-out test/test_main.c,$(UNIT_SRC))); do \
+	  b=$${f##*/test_}; echo "CXL_SUITE($${b%.c})"; done > $@.tmp; \
+	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/test/test_main.o: $(BUILD)/test/suites.h
+$(BUILD)/test/test_main.o: CFLAGS += -I$(BUILD)/test
+
+$(UNIT): $(UNIT_OBJ) $(BUILD)/libcxlfab.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/test/bench/%.o $(BUILD)/libcxlfab.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Every object depends on the flags it was built with.
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/.cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+check-headers: deps
+	$(Q)for h in $(HEADERS); do \
+	  printf '#include "%s"\n' $$h | $(CC) $(CFLAGS) -x c -fsyntax-only - || exit 1; \
+	done; echo "all $(words $(HEADERS)) headers compile alone"
+
+clean:
+	rm -rf build bin out
+
+FORCE:
+.PHONY: FORCE
+
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d

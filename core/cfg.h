@@ -1,0 +1,118 @@
+/*
+ * core/cfg.h - strict configuration loader (libconfig files + --set overrides).
+ *
+ * The mechanism every config in cxlfab goes through: PHOLD now, fabric
+ * configs (topology, host, bus, switch, memory, link, workload) later, by
+ * adding schemas, never by special-casing.
+ *
+ * A schema is a static const table of cfg_key: dotted path, type, default,
+ * range, documentation.  cfg_load() reads a libconfig file, checks EVERY
+ * setting in it against the union of the schemas given (unknown key -> error
+ * naming the closest known key; wrong type; out of range; bad unit), then
+ * applies `--set PATH=VALUE` overrides with the same checks, then fills the
+ * defaults.  Models read values with the typed getters; asking for a path
+ * that is in no schema, or with the wrong getter, is a programming error and
+ * panics.
+ *
+ * Types and text forms (in the file / in --set):
+ *   CFG_INT    integer literal            4096          / 4096
+ *   CFG_FLOAT  integer or float literal   0.25          / 0.25
+ *   CFG_BOOL   true | false               true          / true
+ *   CFG_STRING string                     "x"           / x
+ *   CFG_ENUM   string, one of `choices`   "metis"       / metis
+ *   CFG_TIME   string with unit (stime.h) "100ps"       / 100ps
+ * Ranges (`min`, `max`) are texts in the type's own form ("1", "0.0",
+ * "1ps"), inclusive, NULL for unbounded.  A NULL default makes a key required.
+ *
+ * Errors (cxl_err message, code CXL_EINVAL, or CXL_EIO for an unreadable file):
+ *   FILE:LINE: unknown key "phold.lp" (did you mean "phold.lps"?)
+ *   FILE:LINE: phold.lps: wrong type: got a string (expected an integer)
+ *   FILE:LINE: phold.remote: 1.5 is out of range (expected 0 to 1)
+ *   FILE:LINE: phold.lookahead: negative time "-5ns" (a time is >= 0)
+ *   FILE:LINE: syntax error: <libconfig's text>
+ *   FILE: missing required key "phold.lps" (an integer)
+ *   --set phold.lp=3: unknown key "phold.lp" (did you mean "phold.lps"?)
+ * Models that find a semantic error later use cfg_error_at(), which prefixes
+ * the key's own FILE:LINE (or "--set KEY=VALUE", or "FILE: default").
+ */
+#ifndef CXL_CORE_CFG_H
+#define CXL_CORE_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "core/stime.h"
+
+enum cfg_type { CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME };
+
+typedef struct cfg_key cfg_key;
+struct cfg_key {
+	const char *path;    /* dotted path, e.g. "phold.lps" */
+	enum cfg_type type;  /* value type */
+	const char *def;     /* default in --set text form; NULL = required */
+	const char *min;     /* inclusive lower bound in text form, NULL = none */
+	const char *max;     /* inclusive upper bound in text form, NULL = none */
+	const char *choices; /* CFG_ENUM only: "a|b|c" */
+	const char *doc;     /* one line for --help-config and the README */
+};
+
+typedef struct cfg_schema cfg_schema;
+struct cfg_schema {
+	const char *name;    /* "simulation", "phold", ... (for --help-config) */
+	const cfg_key *keys; /* the keys */
+	size_t nkeys;        /* number of keys */
+};
+
+typedef struct cfg cfg;
+
+/**
+ * cfg_load - read, check and complete a configuration.
+ * @out:      OUT the loaded configuration (free with cfg_free)
+ * @path:     config file; NULL means "no file": defaults and --set only
+ * @schemas:  the schemas that together define every valid key
+ * @nschemas: number of schemas
+ * @sets:     --set overrides, each "PATH=VALUE"
+ * @nsets:    number of overrides
+ * @err:      OUT error record, may be NULL
+ *
+ * Return: 0, or CXL_EINVAL / CXL_EIO with @err filled and *@out untouched.
+ * A path defined by two schemas is a programming error (panic).
+ */
+int cfg_load(cfg **out, const char *path, const cfg_schema *const *schemas,
+	     size_t nschemas, const char *const *sets, size_t nsets, cxl_err *err);
+void cfg_free(cfg *c);
+
+/* Typed getters: the validated value, from the file, --set, or the default. */
+int64_t cfg_int(const cfg *c, const char *path);
+double cfg_float(const cfg *c, const char *path);
+int cfg_bool(const cfg *c, const char *path);
+const char *cfg_str(const cfg *c, const char *path);  /* CFG_STRING, CFG_ENUM */
+int cfg_enum(const cfg *c, const char *path);         /* index into choices */
+sim_time cfg_time(const cfg *c, const char *path);
+
+/* cfg_is_set - 1 if @path was given in the file or by --set, 0 if defaulted. */
+int cfg_is_set(const cfg *c, const char *path);
+
+/* cfg_has_group - 1 if the file or a --set mentions any key under @group. */
+int cfg_has_group(const cfg *c, const char *group);
+
+/* cfg_file - the config file path given to cfg_load (NULL if none). */
+const char *cfg_file(const cfg *c);
+
+/**
+ * cfg_error_at - fill @err with "WHERE: PATH: <fmt>" where WHERE is the
+ * FILE:LINE that set @path (or "--set PATH=VALUE", or "FILE: default").
+ * Returns CXL_EINVAL.
+ */
+int cfg_error_at(const cfg *c, const char *path, cxl_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* cfg_dump - the effective configuration (every key) in libconfig syntax. */
+void cfg_dump(const cfg *c, FILE *f);
+
+/* cfg_help - reference of every key: path, type, default, range, doc. */
+void cfg_help(const cfg_schema *const *schemas, size_t nschemas, FILE *f);
+
+#endif

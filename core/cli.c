@@ -1,0 +1,152 @@
+/*
+ * core/cli.c - option parsing and --help text for bin/cxlfab (see cli.h).
+ */
+#include "core/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xmalloc.h"
+
+void cli_usage(FILE *f)
+{
+	fputs(
+"usage: cxlfab [options] CONFIG\n"
+"       mpirun -np N cxlfab [options] CONFIG\n"
+"\n"
+"Simulates the system described by CONFIG (a libconfig file) on as many MPI\n"
+"ranks as it is started with.  Results (summary, components) are identical\n"
+"for any number of ranks and any partitioner.\n"
+"\n"
+"options:\n"
+"  -o DIR             output folder (default out/<config name>); it receives\n"
+"                     stats.json, components.csv and config.cfg\n"
+"  --set KEY=VALUE    override any config key, e.g. --set phold.remote=0.5\n"
+"                     (repeatable; the last one wins; see --help-config)\n"
+"  --seed N           same as --set simulation.seed=N\n"
+"  --end TIME         same as --set simulation.end=TIME (e.g. 4us)\n"
+"  --partition NAME   how components are spread over ranks:\n"
+"                     block (default) | roundrobin\n"
+"  --check            validate CONFIG, print what it describes, run nothing\n"
+"  --progress         print a progress line every second (default: only\n"
+"                     when stderr is a terminal)\n"
+"  -q, --quiet        print nothing but errors\n"
+"  -v, --verbose      print set-up details (partition, lookahead, cut)\n"
+"  --help-config      every config key with type, default, range and meaning\n"
+"  --version          print the version\n"
+"  -h, --help         this text\n"
+"\n"
+"Times are written with a unit: ps, ns, us, ms, s (\"25ns\", \"1.5us\").\n"
+"Exit status: 0 success, 2 bad input (config, option, file), 1 internal error.\n"
+"Errors are one line: cxlfab: error: FILE:LINE: what is wrong (what was expected)\n",
+	      f);
+}
+
+static void add_set(cli_opts *o, const char *s)
+{
+	o->sets = xrealloc(o->sets, (size_t)(o->nsets + 1) * sizeof(*o->sets));
+	o->sets[o->nsets++] = s;
+}
+
+static void add_rewritten(cli_opts *o, const char *key, const char *val)
+{
+	size_t n = strlen(key) + strlen(val) + 2;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s=%s", key, val);
+	o->owned = xrealloc(o->owned, (size_t)(o->nowned + 1) * sizeof(*o->owned));
+	o->owned[o->nowned++] = s;
+	add_set(o, s);
+}
+
+/* Value of an option that takes one: "--opt V" or "--opt=V". */
+static const char *value(int argc, char **argv, int *i, const char *opt, cxl_err *err)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(opt);
+
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		cxl_err_set(err, CXL_EINVAL, "option %s needs a value (see --help)", opt);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *opt)
+{
+	size_t n = strlen(opt);
+	return !strncmp(a, opt, n) && (a[n] == '\0' || (a[n] == '=' && opt[1] == '-'));
+}
+
+static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
+{
+	const char *a = argv[*i], *v;
+	static const char *const flags[] = { "-h", "--help", "--help-config", "--version",
+					     "--check", "--progress", "-q", "--quiet",
+					     "-v", "--verbose" };
+	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition" };
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+		if (strcmp(a, flags[k]))
+			continue;
+		switch (k) {
+		case 0: case 1: o->action = CLI_HELP; break;
+		case 2: o->action = CLI_HELP_CONFIG; break;
+		case 3: o->action = CLI_VERSION; break;
+		case 4: o->action = CLI_CHECK; break;
+		case 5: o->progress = 1; break;
+		case 6: case 7: o->quiet = 1; break;
+		default: o->verbose = 1; break;
+		}
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+		if (!is_opt(a, valued[k]))
+			continue;
+		if (!(v = value(argc, argv, i, valued[k], err)))
+			return CXL_EINVAL;
+		switch (k) {
+		case 0: o->outdir = v; break;
+		case 1:
+			if (!strchr(v, '='))
+				return cxl_err_set(err, CXL_EINVAL, "--set %s: expected KEY=VALUE", v);
+			add_set(o, v);
+			break;
+		case 2: add_rewritten(o, "simulation.seed", v); break;
+		case 3: add_rewritten(o, "simulation.end", v); break;
+		default: o->partition = v; break;
+		}
+		return 0;
+	}
+	if (a[0] == '-' && a[1])
+		return cxl_err_set(err, CXL_EINVAL, "unknown option %s (see --help)", a);
+	if (o->config)
+		return cxl_err_set(err, CXL_EINVAL,
+				   "two config files, %s and %s (expected one)", o->config, a);
+	o->config = a;
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
+{
+	*o = (cli_opts){ .action = CLI_RUN, .partition = "block", .progress = -1 };
+	for (int i = 1; i < argc; i++) {
+		int rc = parse_one(argc, argv, &i, o, err);
+		if (rc)
+			return rc;
+	}
+	if ((o->action == CLI_RUN || o->action == CLI_CHECK) && !o->config)
+		return cxl_err_set(err, CXL_EINVAL, "no config file given (usage: cxlfab [options] CONFIG; see --help)");
+	return 0;
+}
+
+void cli_free(cli_opts *o)
+{
+	for (int i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	free(o->sets);
+	*o = (cli_opts){ 0 };
+}

@@ -1,0 +1,82 @@
+/*
+ * core/engine.h - driving a simulation: create, initialise, run, collect.
+ *
+ * Used by main() (and MPI integration tests), never by models.  Every rank
+ * calls the same sequence with the same graph, partition and options:
+ *   sim_engine_create -> sim_engine_init -> sim_engine_run ->
+ *   sim_engine_collect -> sim_engine_destroy
+ * Errors in init are agreed on by all ranks (one collective), so a bad input
+ * on one rank makes every rank return the same error code: no hang.
+ */
+#ifndef CXL_CORE_ENGINE_H
+#define CXL_CORE_ENGINE_H
+
+#include <stdint.h>
+
+#include "core/cfg.h"
+#include "core/err.h"
+#include "core/graph.h"
+#include "core/stats.h"
+#include "core/stime.h"
+
+typedef struct sim_engine sim_engine;
+
+/* The engine's keys: simulation.end (required), simulation.seed. */
+extern const cfg_schema sim_schema;
+
+typedef struct sim_opts sim_opts;
+struct sim_opts {
+	int rank, nranks;  /* this rank, ranks in the job */
+	uint64_t seed;     /* run seed (RNG streams) */
+	sim_time end;      /* events at time >= end are not executed */
+	int progress;      /* 1: rank 0 prints a progress line at most once a second */
+};
+
+/* Per-rank figures of a finished run, gathered for the `run` section. */
+typedef struct sim_rank_info sim_rank_info;
+struct sim_rank_info {
+	uint64_t events;       /* events executed on this rank */
+	uint64_t windows;      /* synchronisation windows */
+	uint64_t remote_out;   /* events sent to other ranks */
+	uint64_t components;   /* components on this rank */
+	uint64_t peak_rss;     /* peak resident set, bytes */
+	uint64_t peak_events;  /* most events alive at once (pool) */
+	double loop_s;         /* wall seconds in the event loop, including waits */
+	double wait_s;         /* wall seconds in MPI (min collective + exchange) */
+	sim_time sim_time;     /* time of the last executed event, ps */
+};
+
+/**
+ * sim_engine_create - set up this rank's share of the system.
+ * @g:       the whole system graph (identical on every rank)
+ * @rank_of: partition, rank of every component
+ * @cf:      the loaded configuration, handed to model init hooks
+ * @o:       options
+ * @err:     OUT error record
+ * Returns the engine or NULL with @err set (a cut link of latency 0).
+ */
+sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
+			      const cfg *cf, const sim_opts *o, cxl_err *err);
+
+/* sim_engine_init - run every local component's init hook (all ranks agree). */
+int sim_engine_init(sim_engine *e, cxl_err *err);
+
+/* sim_engine_run - the conservative window loop until no event before end. */
+void sim_engine_run(sim_engine *e);
+
+/* sim_engine_lookahead - the cross-rank lookahead in ps (SIM_TIME_MAX if none). */
+sim_time sim_engine_lookahead(const sim_engine *e);
+/* sim_engine_edge_cut - links between components on different ranks. */
+uint64_t sim_engine_edge_cut(const sim_engine *e);
+
+/**
+ * sim_engine_collect - run finish hooks, then gather statistics and rank
+ * info at rank 0.  At rank 0 fills @table (sorted by component id) and
+ * @info[0..nranks-1]; elsewhere leaves them untouched.
+ */
+int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
+		       cxl_err *err);
+
+void sim_engine_destroy(sim_engine *e);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * core/evpool.h - per-rank free list of events.
+ *
+ * Events are carved from slabs of EVPOOL_SLAB events; a slab is allocated
+ * only when the free list is empty, so a run in steady state allocates
+ * nothing.  Slabs are freed only by evpool_destroy().  Each pool belongs to
+ * one rank (one engine); nothing here is thread-safe.
+ *
+ * Ownership: evpool_get() returns an event owned by the caller with `owner`
+ * set to the requested tag; evpool_put() asserts the event is not already
+ * in the pool (double free is a panic, not a silent corruption).
+ */
+#ifndef CXL_CORE_EVPOOL_H
+#define CXL_CORE_EVPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/event.h"
+
+#define EVPOOL_SLAB 4096
+
+typedef struct evpool evpool;
+struct evpool {
+	cxl_event *free;   /* head of the free list */
+	void **slabs;      /* every slab allocated, for destroy */
+	size_t nslabs;     /* slabs in use */
+	size_t cap_slabs;  /* capacity of `slabs` */
+	uint64_t live;     /* events handed out and not yet returned */
+	uint64_t peak;     /* highest `live` seen */
+};
+
+void evpool_init(evpool *p);
+void evpool_destroy(evpool *p);
+void evpool__grow(evpool *p);
+
+/* evpool_get - a zeroed event owned by @owner (an enum cxl_owner). */
+static inline cxl_event *evpool_get(evpool *p, uint8_t owner)
+{
+	if (!p->free)
+		evpool__grow(p);
+	cxl_event *ev = p->free;
+	p->free = ev->next_free;
+	*ev = (cxl_event){ .owner = owner };
+	if (++p->live > p->peak)
+		p->peak = p->live;
+	return ev;
+}
+
+/* evpool_put - return @ev to the pool; panics on a double free. */
+void evpool__double_free(const cxl_event *ev);
+static inline void evpool_put(evpool *p, cxl_event *ev)
+{
+	if (ev->owner == CXL_OWN_POOL)
+		evpool__double_free(ev);
+	ev->owner = CXL_OWN_POOL;
+	ev->next_free = p->free;
+	p->free = ev;
+	p->live--;
+}
+
+#endif

@@ -1,0 +1,220 @@
+/*
+ * core/output.c - stats.json, components.csv and config.cfg (see output.h).
+ */
+#include "core/output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/sim.h"
+#include "core/version.h"
+
+static int mkdirs(const char *dir, cxl_err *err)
+{
+	char buf[4096];
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return cxl_err_set(err, CXL_EIO, "%s: output path too long", dir);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return cxl_err_set(err, CXL_EIO, "%s: cannot create: %s", buf, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return cxl_err_set(err, CXL_EIO, "%s: cannot create: %s", buf, strerror(errno));
+	return 0;
+}
+
+typedef void writer_fn(const output_run *o, FILE *f);
+
+/* Write @name in the output folder through a temp file and a rename. */
+static int write_file(const output_run *o, const char *name, writer_fn *fn, cxl_err *err)
+{
+	char path[4096], tmp[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return cxl_err_set(err, CXL_EIO, "%s: cannot write: %s", tmp, strerror(errno));
+	fn(o, f);
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		remove(tmp);
+		return cxl_err_set(err, CXL_EIO, "%s: write failed", tmp);
+	}
+	if (rename(tmp, path))
+		return cxl_err_set(err, CXL_EIO, "%s: cannot rename: %s", path, strerror(errno));
+	return 0;
+}
+
+static void hist_digest(json_w *w, const stats_hist *h)
+{
+	json_obj_inline(w);
+	json_key(w, "count");
+	json_u64(w, h->count);
+	json_key(w, "mean");
+	json_dbl(w, stats_hist_mean(h));
+	json_key(w, "min");
+	json_u64(w, h->count ? h->min : 0);
+	json_key(w, "p50");
+	json_u64(w, stats_hist_quantile(h, 0.5));
+	json_key(w, "p99");
+	json_u64(w, stats_hist_quantile(h, 0.99));
+	json_key(w, "max");
+	json_u64(w, h->max);
+	json_end(w);
+}
+
+/* A list with one value per rank: the u64 (or double) field at offset @off. */
+static void per_rank(json_w *w, const output_run *o, const char *key, size_t off,
+		     int is_double)
+{
+	json_key(w, key);
+	json_arr_inline(w);
+	for (int r = 0; r < o->nranks; r++) {
+		const char *p = (const char *)&o->info[r] + off;
+		if (is_double)
+			json_dbl(w, *(const double *)(const void *)p);
+		else
+			json_u64(w, *(const uint64_t *)(const void *)p);
+	}
+	json_end(w);
+}
+
+static void run_section(const output_run *o, json_w *w)
+{
+	uint64_t events = 0, windows = 0, remote = 0;
+	double loop = 0, wait = 0;
+	sim_time t = 0;
+
+	for (int r = 0; r < o->nranks; r++) {
+		events += o->info[r].events;
+		remote += o->info[r].remote_out;
+		windows = o->info[r].windows;
+		loop = o->info[r].loop_s > loop ? o->info[r].loop_s : loop;
+		wait = o->info[r].wait_s > wait ? o->info[r].wait_s : wait;
+		t = o->info[r].sim_time > t ? o->info[r].sim_time : t;
+	}
+	json_key(w, "version"); json_str(w, CXL_VERSION);
+	json_key(w, "config"); json_str(w, o->config_path ? o->config_path : "");
+	json_key(w, "config_sha256"); json_str(w, o->config_sha256);
+	json_key(w, "ranks"); json_i64(w, o->nranks);
+	json_key(w, "partitioner"); json_str(w, o->partitioner);
+	json_key(w, "seed"); json_u64(w, o->seed);
+	json_key(w, "wall_s"); json_dbl(w, o->wall_s);
+	json_key(w, "loop_s"); json_dbl(w, loop);
+	json_key(w, "events"); json_u64(w, events);
+	json_key(w, "events_per_s"); json_dbl(w, loop > 0 ? (double)events / loop : 0.0);
+	json_key(w, "windows"); json_u64(w, windows);
+	json_key(w, "events_per_window"); json_dbl(w, windows ? (double)events / (double)windows : 0.0);
+	json_key(w, "lookahead_ps");
+	if (o->lookahead == SIM_TIME_MAX)
+		json_str(w, "none");
+	else
+		json_u64(w, o->lookahead);
+	json_key(w, "edge_cut"); json_u64(w, o->edge_cut);
+	json_key(w, "remote_events"); json_u64(w, remote);
+	json_key(w, "mpi_wait_s"); json_dbl(w, wait);
+	json_key(w, "sim_time_ps"); json_u64(w, t);
+	json_key(w, "end_ps"); json_u64(w, o->end);
+	per_rank(w, o, "peak_rss_bytes", offsetof(sim_rank_info, peak_rss), 0);
+	per_rank(w, o, "events_per_rank", offsetof(sim_rank_info, events), 0);
+	per_rank(w, o, "components_per_rank", offsetof(sim_rank_info, components), 0);
+	per_rank(w, o, "mpi_wait_s_per_rank", offsetof(sim_rank_info, wait_s), 1);
+	per_rank(w, o, "peak_live_events_per_rank", offsetof(sim_rank_info, peak_events), 0);
+}
+
+static void components_section(const output_run *o, json_w *w)
+{
+	for (size_t i = 0; i < o->table->n; i++) {
+		const stats_comp *c = &o->table->c[i];
+		json_key(w, o->g->comp[c->id].name);
+		json_obj(w);
+		json_key(w, "type");
+		json_str(w, o->g->comp[c->id].ops->name);
+		for (size_t j = 0; j < c->n; j++) {
+			json_key(w, c->e[j]->name);
+			if (c->e[j]->kind == STATS_COUNTER)
+				json_u64(w, c->e[j]->value);
+			else
+				hist_digest(w, &c->e[j]->h);
+		}
+		json_end(w);
+	}
+}
+
+static void write_stats(const output_run *o, FILE *f)
+{
+	json_w w;
+
+	json_init(&w, f);
+	json_obj(&w);
+	json_key(&w, "run");
+	json_obj(&w);
+	run_section(o, &w);
+	json_end(&w);
+	json_key(&w, "summary");
+	json_obj(&w);
+	o->summary(o->cf, o->g, o->table, &w);
+	json_end(&w);
+	json_key(&w, "components");
+	json_obj(&w);
+	components_section(o, &w);
+	json_end(&w);
+	json_end(&w);
+	json_finish(&w);
+}
+
+static void write_csv(const output_run *o, FILE *f)
+{
+	static const char *const parts[] = { "count", "mean", "min", "p50", "p99", "max" };
+
+	fputs("component,type,rank,stat,value\n", f);
+	for (size_t i = 0; i < o->table->n; i++) {
+		const stats_comp *c = &o->table->c[i];
+		const graph_comp *gc = &o->g->comp[c->id];
+		for (size_t j = 0; j < c->n; j++) {
+			const stats_entry *e = c->e[j];
+			if (e->kind == STATS_COUNTER) {
+				fprintf(f, "%s,%s,%d,%s,%" PRIu64 "\n", gc->name, gc->ops->name,
+					o->rank_of[c->id], e->name, e->value);
+				continue;
+			}
+			const stats_hist *h = &e->h;
+			double v[6] = { (double)h->count, stats_hist_mean(h),
+					(double)(h->count ? h->min : 0),
+					(double)stats_hist_quantile(h, 0.5),
+					(double)stats_hist_quantile(h, 0.99), (double)h->max };
+			for (int k = 0; k < 6; k++)
+				fprintf(f, "%s,%s,%d,%s.%s,%.9g\n", gc->name, gc->ops->name,
+					o->rank_of[c->id], e->name, parts[k], v[k]);
+		}
+	}
+}
+
+static void write_config(const output_run *o, FILE *f)
+{
+	fprintf(f, "# effective configuration of this run (every key, defaults included)\n");
+	cfg_dump(o->cf, f);
+}
+
+int output_write(const output_run *o, cxl_err *err)
+{
+	int rc = mkdirs(o->dir, err);
+
+	if (!rc)
+		rc = write_file(o, "config.cfg", write_config, err);
+	if (!rc)
+		rc = write_file(o, "components.csv", write_csv, err);
+	if (!rc)
+		rc = write_file(o, "stats.json", write_stats, err);
+	return rc;
+}

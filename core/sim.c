@@ -1,0 +1,343 @@
+/*
+ * core/sim.c - the engine's local half: instantiating this rank's
+ * components, the model API (sends, event ownership, statistics), and the
+ * dispatch loop that executes events in key order (see sim.h, engine.h).
+ *
+ * Invariants: an event in the queue has owner QUEUE and time >= now; an
+ * event sent to another rank has time >= window_end (guaranteed by the
+ * lookahead; checked); the handler's event is freed after the handler
+ * unless it was re-sent or kept.
+ */
+#include "core/sim_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/xmalloc.h"
+
+double sim__wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --- set-up ------------------------------------------------------------- */
+
+static void build_ports(sim_engine *e)
+{
+	const sim_graph *g = e->g;
+	uint32_t *np = xcalloc(g->ncomp, sizeof(*np));
+	size_t total = 0, off = 0;
+
+	for (uint32_t i = 0; i < g->nlink; i++) {
+		const graph_link *l = &g->link[i];
+		if (np[l->a] < (uint32_t)l->aport + 1u)
+			np[l->a] = (uint32_t)l->aport + 1u;
+		if (np[l->b] < (uint32_t)l->bport + 1u)
+			np[l->b] = (uint32_t)l->bport + 1u;
+	}
+	for (uint32_t k = 0; k < e->nlocal; k++)
+		total += np[e->comps[k].id];
+	e->ports = xcalloc(total ? total : 1, sizeof(*e->ports));
+	for (uint32_t k = 0; k < e->nlocal; k++) {
+		sim_comp *c = &e->comps[k];
+		c->ports = e->ports + off;
+		c->nports = np[c->id];
+		off += c->nports;
+	}
+	for (uint32_t i = 0; i < g->nlink; i++) {
+		const graph_link *l = &g->link[i];
+		if (e->local[l->a])
+			((sim_port *)e->local[l->a]->ports)[l->aport] =
+				(sim_port){ l->b, l->bport, l->latency };
+		if (e->local[l->b])
+			((sim_port *)e->local[l->b]->ports)[l->bport] =
+				(sim_port){ l->a, l->aport, l->latency };
+	}
+	free(np);
+}
+
+static uint8_t *neighbours(const sim_engine *e)
+{
+	uint8_t *nb = xcalloc((size_t)e->nranks, 1);
+	const sim_graph *g = e->g;
+
+	if (g->global_lookahead) {
+		memset(nb, 1, (size_t)e->nranks);
+		return nb;
+	}
+	for (uint32_t i = 0; i < g->nlink; i++) {
+		int ra = e->rank_of[g->link[i].a], rb = e->rank_of[g->link[i].b];
+		if (ra == e->rank && rb != ra)
+			nb[rb] = 1;
+		if (rb == e->rank && ra != rb)
+			nb[ra] = 1;
+	}
+	return nb;
+}
+
+static void compute_lookahead(sim_engine *e)
+{
+	sim_time m;
+
+	e->edge_cut = graph_cut(e->g, e->rank_of, &m);
+	if (e->nranks > 1 && e->g->global_lookahead && e->g->global_lookahead < m)
+		m = e->g->global_lookahead;
+	e->lookahead = e->nranks > 1 ? m : SIM_TIME_MAX;
+}
+
+/* States of local components sit in one block, in id order, 64-byte aligned. */
+static size_t state_stride(const model_ops *ops)
+{
+	return (ops->state_size + 63) & ~(size_t)63;
+}
+
+static size_t state_bytes(const sim_engine *e)
+{
+	size_t n = 64;
+
+	for (uint32_t i = 0; i < e->g->ncomp; i++)
+		if (e->rank_of[i] == e->rank)
+			n += state_stride(e->g->comp[i].ops);
+	return n;
+}
+
+sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
+			      const cfg *cf, const sim_opts *o, cxl_err *err)
+{
+	for (uint32_t i = 0; i < g->nlink; i++) {
+		if (g->link[i].latency == 0) {
+			cxl_err_set(err, CXL_EINVAL,
+				    "link %s-%s has latency 0 (a link latency is > 0; it is the lookahead)",
+				    g->comp[g->link[i].a].name, g->comp[g->link[i].b].name);
+			return NULL;
+		}
+	}
+	sim_engine *e = xcalloc(1, sizeof(*e));
+	e->rank = o->rank;
+	e->nranks = o->nranks;
+	e->g = g;
+	e->rank_of = rank_of;
+	e->cf = cf;
+	e->opt = *o;
+	e->sent_min = SIM_TIME_MAX;
+	evq_init(&e->q);
+	evpool_init(&e->pool);
+	stats_set_init(&e->stats);
+	compute_lookahead(e);
+	e->local = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*e->local));
+	for (uint32_t i = 0; i < g->ncomp; i++)
+		e->nlocal += rank_of[i] == o->rank;
+	e->comps = xcalloc(e->nlocal ? e->nlocal : 1, sizeof(*e->comps));
+	e->states = xcalloc(1, state_bytes(e));
+	char *st = e->states;
+	for (uint32_t i = 0, k = 0; i < g->ncomp; i++) {
+		if (rank_of[i] != o->rank)
+			continue;
+		sim_comp *c = &e->comps[k++];
+		c->id = i;
+		c->ops = g->comp[i].ops;
+		c->eng = e;
+		c->clock = &e->now;
+		c->name = g->comp[i].name;
+		c->state = st;
+		st += state_stride(c->ops);
+		rng_seed(&c->rng, o->seed, i);
+		c->stats_index = stats_comp_add(&e->stats, i);
+		e->local[i] = c;
+	}
+	build_ports(e);
+	if (e->nranks > 1) {
+		uint8_t *nb = neighbours(e);
+		e->xp = xport_create(e->rank, e->nranks, nb);
+		free(nb);
+	}
+	return e;
+}
+
+int sim_engine_init(sim_engine *e, cxl_err *err)
+{
+	int rc = 0;
+	cxl_err local = { 0 };
+
+	e->now = 0;
+	for (uint32_t k = 0; k < e->nlocal && !rc; k++) {
+		sim_comp *c = &e->comps[k];
+		rc = c->ops->init(c, c->state, e->cf, &local);
+	}
+	if (e->nranks > 1) {
+		/* the lowest failing rank reports; everyone returns its code */
+		int bad = xport_max_int(rc ? e->nranks - e->rank : 0);
+		if (bad && !rc)
+			return CXL_EINVAL;
+		if (bad && e->nranks - e->rank != bad)
+			return rc;
+	}
+	if (rc)
+		return cxl_err_set(err, local.code, "%s", local.msg);
+	return 0;
+}
+
+sim_time sim_engine_lookahead(const sim_engine *e)
+{
+	return e->lookahead;
+}
+
+uint64_t sim_engine_edge_cut(const sim_engine *e)
+{
+	return e->edge_cut;
+}
+
+void sim_engine_destroy(sim_engine *e)
+{
+	if (!e)
+		return;
+	while (evq_size(&e->q))
+		evpool_put(&e->pool, evq_pop(&e->q));
+	free(e->states);
+	xport_destroy(e->xp);
+	stats_set_free(&e->stats);
+	evq_destroy(&e->q);
+	evpool_destroy(&e->pool);
+	free(e->comps);
+	free(e->local);
+	free(e->ports);
+	free(e);
+}
+
+/* --- model API: events and sends --------------------------------------- */
+
+cxl_event *sim_event_new(sim_comp *c)
+{
+	return evpool_get(&c->eng->pool, CXL_OWN_MODEL);
+}
+
+void sim_event_keep(sim_comp *c, cxl_event *ev)
+{
+	(void)c;
+	CXL_ASSERT(ev->owner == CXL_OWN_HANDLER);
+	ev->owner = CXL_OWN_MODEL;
+}
+
+void sim_event_free(sim_comp *c, cxl_event *ev)
+{
+	CXL_ASSERT(ev->owner == CXL_OWN_MODEL || ev->owner == CXL_OWN_HANDLER);
+	evpool_put(&c->eng->pool, ev);
+}
+
+static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
+{
+	sim_engine *e = c->eng;
+
+	if (ev->owner != CXL_OWN_HANDLER && ev->owner != CXL_OWN_MODEL)
+		CXL_PANIC("%s sends an event it does not own (owner %d)", c->name, ev->owner);
+	ev->time = e->now + delay;
+	ev->dst = dst;
+	ev->src = c->id;
+	ev->seq = c->send_seq++;
+	int32_t r = e->rank_of[dst];
+	if (r == e->rank) {
+		ev->owner = CXL_OWN_QUEUE;
+		evq_push(&e->q, ev);
+		return;
+	}
+	if (ev->time < e->window_end)
+		CXL_PANIC("%s sends to %s on rank %d at %llu ps, inside the window ending %llu ps (lookahead violated)",
+			  c->name, e->g->comp[dst].name, r, (unsigned long long)ev->time,
+			  (unsigned long long)e->window_end);
+	xport_post(e->xp, r, ev);
+	e->remote_out++;
+	if (ev->time < e->sent_min)
+		e->sent_min = ev->time;
+	evpool_put(&e->pool, ev);
+}
+
+void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
+{
+	if (port >= c->nports)
+		CXL_PANIC("%s sends on port %u, it has %u", c->name, port, c->nports);
+	const sim_port *p = &c->ports[port];
+	ev->dst_port = p->peer_port;
+	enqueue(c, ev, p->peer, delay + p->latency);
+}
+
+void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay)
+{
+	enqueue(c, ev, c->id, delay);
+}
+
+void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
+{
+	const sim_graph *g = c->eng->g;
+
+	if (!g->global_lookahead || delay < g->global_lookahead)
+		CXL_PANIC("%s: global send with delay %llu ps below the declared global lookahead %llu ps",
+			  c->name, (unsigned long long)delay,
+			  (unsigned long long)g->global_lookahead);
+	if (dst >= g->ncomp)
+		CXL_PANIC("%s: global send to component %u of %u", c->name, dst, g->ncomp);
+	enqueue(c, ev, dst, delay);
+}
+
+uint64_t *sim_stat_counter(sim_comp *c, const char *name)
+{
+	return stats_counter(&c->eng->stats, c->stats_index, name);
+}
+
+stats_hist *sim_stat_hist(sim_comp *c, const char *name)
+{
+	return stats_histogram(&c->eng->stats, c->stats_index, name);
+}
+
+uint32_t sim_ncomp(const sim_comp *c)
+{
+	return c->eng->g->ncomp;
+}
+
+/* --- dispatch ----------------------------------------------------------- */
+
+void sim__deliver(void *ctx, const cxl_event *in)
+{
+	sim_engine *e = ctx;
+	cxl_event *ev = evpool_get(&e->pool, CXL_OWN_QUEUE);
+
+	*ev = *in;
+	ev->owner = CXL_OWN_QUEUE;
+	if (!e->local[ev->dst])
+		CXL_PANIC("event for component %u arrived at rank %d, which does not own it",
+			  ev->dst, e->rank);
+	evq_push(&e->q, ev);
+}
+
+void sim__process(sim_engine *e, sim_time until)
+{
+	e->window_end = until;
+	while (evq_peek_time(&e->q) < until) {
+		cxl_event *ev = evq_pop(&e->q);
+		sim_comp *c = e->local[ev->dst];
+		e->now = ev->time;
+		ev->owner = CXL_OWN_HANDLER;
+		c->ops->event(c, c->state, ev);
+		if (ev->owner == CXL_OWN_HANDLER)
+			evpool_put(&e->pool, ev);
+		e->events++;
+	}
+	if (e->events)
+		e->last_time = e->now;
+}
+
+/* --- the engine's own config keys ---------------------------------------- */
+
+static const cfg_key sim_keys[] = {
+	{ "simulation.end", CFG_TIME, NULL, "1ps", NULL, NULL,
+	  "simulated time to stop at: events at or after it are not executed" },
+	{ "simulation.seed", CFG_INT, "1", "0", NULL, NULL,
+	  "run seed: component i draws from the stream (seed, i)" },
+};
+
+const cfg_schema sim_schema = {
+	"simulation", sim_keys, sizeof(sim_keys) / sizeof(sim_keys[0]),
+};

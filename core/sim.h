@@ -1,0 +1,109 @@
+/*
+ * core/sim.h - the model API: everything a model (component type) may use.
+ *
+ * A model includes only this header (plus cfg.h / stats.h / rng.h for the
+ * types it names).  It never sees MPI, the queue or the synchroniser.
+ *
+ * A model is a `model_ops` table: a name, the size of its per-component
+ * state, and hooks:
+ *   init(c, state, cfg, err)  once per local component, in id order, before
+ *                             time 0: read parameters, register statistics,
+ *                             schedule the first events.  Returns 0 or a
+ *                             CXL_E* code with @err filled.
+ *   event(c, state, ev)       handle one event at sim_now(c) == ev->time.
+ *                             Never returns errors: assert or CXL_PANIC.
+ *   finish(c, state)          optional; after the run, before statistics
+ *                             are collected.
+ *
+ * Events: a handler may re-send the event it is handling (the cheapest way
+ * to forward a packet: no copy, no pool traffic); if it does not, the event
+ * returns to the pool when the handler returns - unless the handler calls
+ * sim_event_keep(), after which the model owns it and must later send it or
+ * free it with sim_event_free().  New events come from sim_event_new().
+ *
+ * Sends (each assigns src = this component and the next send sequence
+ * number, which completes the ordering key; see evq.h):
+ *   sim_send_port    over the link at port @port: arrives at the peer after
+ *                    @delay + link latency, with dst_port = the peer's port.
+ *   sim_send_self    a timer: arrives at this component after @delay (>= 0).
+ *   sim_send_global  to any component, @delay >= the graph's declared
+ *                    global lookahead (a smaller delay is a panic).
+ * Randomness: sim_rng(c) is the component's own stream (seed, id).
+ */
+#ifndef CXL_CORE_SIM_H
+#define CXL_CORE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cfg.h"
+#include "core/err.h"
+#include "core/event.h"
+#include "core/rng.h"
+#include "core/stats.h"
+#include "core/stime.h"
+
+typedef struct sim_engine sim_engine;
+typedef struct sim_comp sim_comp;
+typedef struct model_ops model_ops;
+
+typedef int model_init_fn(sim_comp *c, void *state, const cfg *cf, cxl_err *err);
+typedef void model_event_fn(sim_comp *c, void *state, cxl_event *ev);
+typedef void model_finish_fn(sim_comp *c, void *state);
+
+struct model_ops {
+	const char *name;         /* type name, as in components.csv */
+	size_t state_size;        /* bytes of per-component state (zeroed) */
+	model_init_fn *init;      /* required */
+	model_event_fn *event;    /* required */
+	model_finish_fn *finish;  /* optional */
+};
+
+typedef struct sim_port sim_port;
+struct sim_port {
+	uint32_t peer;      /* component id at the other end */
+	uint16_t peer_port; /* port number at the other end */
+	sim_time latency;   /* link latency, ps */
+};
+
+/* A local component (logical process).  Models treat every field as read-only. */
+struct sim_comp {
+	uint32_t id;             /* global component id */
+	uint32_t nports;         /* ports (from the graph's links) */
+	const sim_port *ports;   /* port table, index = port number */
+	const model_ops *ops;    /* its model */
+	void *state;             /* model state, ops->state_size bytes */
+	sim_engine *eng;         /* owning engine */
+	const sim_time *clock;   /* the engine's current time */
+	uint64_t send_seq;       /* sends so far: the next event's seq */
+	cxl_rng rng;             /* the component's random stream */
+	size_t stats_index;      /* its entry in the rank's stats registry */
+	const char *name;        /* instance name, from the graph */
+};
+
+static inline sim_time sim_now(const sim_comp *c)
+{
+	return *c->clock;
+}
+
+static inline cxl_rng *sim_rng(sim_comp *c)
+{
+	return &c->rng;
+}
+
+cxl_event *sim_event_new(sim_comp *c);
+void sim_event_keep(sim_comp *c, cxl_event *ev);
+void sim_event_free(sim_comp *c, cxl_event *ev);
+
+void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
+void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay);
+void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay);
+
+/* Statistics of this component (register in init; names are literals). */
+uint64_t *sim_stat_counter(sim_comp *c, const char *name);
+stats_hist *sim_stat_hist(sim_comp *c, const char *name);
+
+/* sim_ncomp - number of components in the whole system (all ranks). */
+uint32_t sim_ncomp(const sim_comp *c);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * core/sim_int.h - the engine's struct body, shared by sim.c (components,
+ * sends, dispatch) and sync.c (the window loop).  Not for models.
+ */
+#ifndef CXL_CORE_SIM_INT_H
+#define CXL_CORE_SIM_INT_H
+
+#include "core/engine.h"
+#include "core/evpool.h"
+#include "core/evq.h"
+#include "core/sim.h"
+#include "core/xport.h"
+
+struct sim_engine {
+	int rank, nranks;        /* this rank, ranks in the job */
+	const sim_graph *g;      /* the whole system */
+	const int32_t *rank_of;  /* partition */
+	const cfg *cf;           /* configuration for init hooks */
+	sim_opts opt;            /* options */
+	sim_time now;            /* time of the event being handled, ps */
+	sim_time window_end;     /* events before this time may run now, ps */
+	sim_time lookahead;      /* cross-rank lookahead, ps (MAX: none) */
+	uint64_t edge_cut;       /* links cut by the partition */
+	evq q;                   /* pending events of local components */
+	evpool pool;             /* event free list */
+	sim_comp *comps;         /* local components, ascending id */
+	uint32_t nlocal;         /* number of local components */
+	sim_comp **local;        /* by global id: local component or NULL */
+	void *states;            /* model states of local components, one block */
+	sim_port *ports;         /* port tables of local components (CSR) */
+	stats_set stats;         /* this rank's statistics registry */
+	xport *xp;               /* transport (NULL with one rank) */
+	uint64_t events;         /* events executed */
+	uint64_t windows;        /* windows completed */
+	uint64_t remote_out;     /* events posted to other ranks */
+	sim_time sent_min;       /* earliest event posted to another rank this window */
+	double loop_s;           /* wall time in the loop */
+	double wait_s;           /* wall time in MPI calls */
+	sim_time last_time;      /* time of the last executed event */
+};
+
+/* sim__process - execute every local event with time < @until. */
+void sim__process(sim_engine *e, sim_time until);
+/* sim__deliver - xport callback: queue an event received from another rank. */
+void sim__deliver(void *ctx, const cxl_event *ev);
+/* sim__wall - monotonic wall clock, seconds. */
+double sim__wall(void);
+
+#endif

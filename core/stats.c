@@ -1,0 +1,347 @@
+/*
+ * core/stats.c - counters, log-linear histograms, pack and merge (stats.h).
+ *
+ * Packed layout (native byte order; all ranks run the same binary):
+ *   u64 ncomp
+ *   per component: u32 id, u32 nentries
+ *     per entry:   u16 namelen, name bytes, u8 kind,
+ *                  counter: u64 value
+ *                  hist:    u64 count, sum, min, max, u32 nnz,
+ *                           nnz x (u32 bucket, u64 count)
+ */
+#include "core/stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xmalloc.h"
+
+uint64_t stats_bucket_low(uint32_t i)
+{
+	if (i < STATS_SUB)
+		return i;
+	uint32_t e = i / STATS_SUB + STATS_SUB_BITS - 1;
+	uint64_t sub = i % STATS_SUB;
+	return (1ULL << e) + (sub << (e - STATS_SUB_BITS));
+}
+
+uint64_t stats_bucket_high(uint32_t i)
+{
+	if (i < STATS_SUB)
+		return i;
+	uint32_t e = i / STATS_SUB + STATS_SUB_BITS - 1;
+	return stats_bucket_low(i) + (1ULL << (e - STATS_SUB_BITS)) - 1;
+}
+
+void stats_hist_init(stats_hist *h)
+{
+	*h = (stats_hist){ .min = UINT64_MAX };
+}
+
+void stats_hist_free(stats_hist *h)
+{
+	free(h->b);
+	stats_hist_init(h);
+}
+
+void stats__hist_grow(stats_hist *h, uint32_t idx)
+{
+	uint32_t nb = h->nb ? h->nb : 64;
+
+	while (nb <= idx)
+		nb *= 2;
+	h->b = xrealloc(h->b, nb * sizeof(*h->b));
+	memset(h->b + h->nb, 0, (nb - h->nb) * sizeof(*h->b));
+	h->nb = nb;
+}
+
+void stats_hist_merge(stats_hist *dst, const stats_hist *src)
+{
+	if (!src->count)
+		return;
+	if (src->nb > dst->nb)
+		stats__hist_grow(dst, src->nb - 1);
+	for (uint32_t i = 0; i < src->nb; i++)
+		dst->b[i] += src->b[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t stats_hist_quantile(const stats_hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	uint64_t rank = (uint64_t)(q * (double)(h->count - 1)), seen = 0;
+	for (uint32_t i = 0; i < h->nb; i++) {
+		seen += h->b[i];
+		if (seen > rank) {
+			uint64_t lo = stats_bucket_low(i), hi = stats_bucket_high(i);
+			uint64_t mid = lo + (hi - lo) / 2;
+			return mid < h->min ? h->min : mid > h->max ? h->max : mid;
+		}
+	}
+	return h->max;
+}
+
+double stats_hist_mean(const stats_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+void stats_set_init(stats_set *s)
+{
+	*s = (stats_set){ 0 };
+}
+
+void stats_set_free(stats_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		stats_comp *c = &s->c[i];
+		for (size_t j = 0; j < c->n; j++) {
+			if (c->e[j]->kind == STATS_HIST)
+				stats_hist_free(&c->e[j]->h);
+			if (s->owns_names)
+				free(c->e[j]->name);
+		}
+		free(c->e);
+	}
+	for (size_t k = 0; k < s->nchunks; k++)
+		free(s->chunks[k]);
+	free(s->chunks);
+	free(s->c);
+	stats_set_init(s);
+}
+
+size_t stats_comp_add(stats_set *s, uint32_t id)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->c = xrealloc(s->c, s->cap * sizeof(*s->c));
+	}
+	s->c[s->n] = (stats_comp){ .id = id };
+	return s->n++;
+}
+
+static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
+			      enum stats_kind kind)
+{
+	stats_comp *c = &s->c[ci];
+
+	for (size_t j = 0; j < c->n; j++)
+		if (!strcmp(c->e[j]->name, name))
+			CXL_PANIC("component %u registers stat \"%s\" twice", c->id, name);
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 8;
+		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
+	}
+	if (!s->nchunks || s->chunk_used == STATS_CHUNK) {
+		s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof(*s->chunks));
+		s->chunks[s->nchunks++] = xcalloc(STATS_CHUNK, sizeof(stats_entry));
+		s->chunk_used = 0;
+	}
+	stats_entry *e = &s->chunks[s->nchunks - 1][s->chunk_used++];
+	e->name = s->owns_names ? xstrdup(name) : (char *)(uintptr_t)name;
+	e->kind = kind;
+	stats_hist_init(&e->h);
+	c->e[c->n++] = e;
+	return e;
+}
+
+uint64_t *stats_counter(stats_set *s, size_t ci, const char *name)
+{
+	return &entry_add(s, ci, name, STATS_COUNTER)->value;
+}
+
+stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name)
+{
+	return &entry_add(s, ci, name, STATS_HIST)->h;
+}
+
+/* --- packing ------------------------------------------------------------ */
+
+typedef struct wbuf wbuf;
+struct wbuf {
+	unsigned char *p; /* buffer */
+	size_t n;         /* bytes used */
+	size_t cap;       /* bytes allocated */
+};
+
+static void put(wbuf *w, const void *src, size_t len)
+{
+	if (w->n + len > w->cap) {
+		while (w->n + len > w->cap)
+			w->cap = w->cap ? 2 * w->cap : 4096;
+		w->p = xrealloc(w->p, w->cap);
+	}
+	memcpy(w->p + w->n, src, len);
+	w->n += len;
+}
+
+#define PUT(w, v) do { __typeof__(v) put_tmp_ = (v); put((w), &put_tmp_, sizeof(put_tmp_)); } while (0)
+
+static void pack_hist(wbuf *w, const stats_hist *h)
+{
+	uint32_t nnz = 0;
+
+	PUT(w, h->count);
+	PUT(w, h->sum);
+	PUT(w, h->min);
+	PUT(w, h->max);
+	for (uint32_t i = 0; i < h->nb; i++)
+		nnz += h->b[i] != 0;
+	PUT(w, nnz);
+	for (uint32_t i = 0; i < h->nb; i++) {
+		if (h->b[i]) {
+			PUT(w, i);
+			PUT(w, h->b[i]);
+		}
+	}
+}
+
+void *stats_pack(const stats_set *s, size_t *len)
+{
+	wbuf w = { 0 };
+
+	PUT(&w, (uint64_t)s->n);
+	for (size_t i = 0; i < s->n; i++) {
+		const stats_comp *c = &s->c[i];
+		PUT(&w, c->id);
+		PUT(&w, (uint32_t)c->n);
+		for (size_t j = 0; j < c->n; j++) {
+			const stats_entry *e = c->e[j];
+			uint16_t nl = (uint16_t)strlen(e->name);
+			PUT(&w, nl);
+			put(&w, e->name, nl);
+			PUT(&w, (uint8_t)e->kind);
+			if (e->kind == STATS_COUNTER)
+				PUT(&w, e->value);
+			else
+				pack_hist(&w, &e->h);
+		}
+	}
+	*len = w.n;
+	return w.p;
+}
+
+typedef struct rbuf rbuf;
+struct rbuf {
+	const unsigned char *p; /* bytes */
+	size_t n;               /* total */
+	size_t off;             /* read offset */
+	int bad;                /* set on overrun */
+};
+
+static void get(rbuf *r, void *dst, size_t len)
+{
+	if (r->bad || r->off + len > r->n) {
+		r->bad = 1;
+		memset(dst, 0, len);
+		return;
+	}
+	memcpy(dst, r->p + r->off, len);
+	r->off += len;
+}
+
+static void unpack_hist(rbuf *r, stats_hist *h)
+{
+	uint32_t nnz, idx;
+	uint64_t cnt;
+
+	get(r, &h->count, 8);
+	get(r, &h->sum, 8);
+	get(r, &h->min, 8);
+	get(r, &h->max, 8);
+	get(r, &nnz, 4);
+	for (uint32_t k = 0; k < nnz && !r->bad; k++) {
+		get(r, &idx, 4);
+		get(r, &cnt, 8);
+		if (r->bad || idx > 64 * STATS_SUB) {
+			r->bad = 1;
+			return;
+		}
+		if (idx >= h->nb)
+			stats__hist_grow(h, idx);
+		h->b[idx] = cnt;
+	}
+}
+
+static void unpack_comp(stats_set *t, rbuf *r)
+{
+	uint32_t id, ne;
+
+	get(r, &id, 4);
+	get(r, &ne, 4);
+	size_t ci = stats_comp_add(t, id);
+	for (uint32_t j = 0; j < ne && !r->bad; j++) {
+		uint16_t nl;
+		uint8_t kind;
+		char name[65536];
+		get(r, &nl, 2);
+		get(r, name, nl);
+		name[nl] = '\0';
+		get(r, &kind, 1);
+		if (r->bad || (kind != STATS_COUNTER && kind != STATS_HIST)) {
+			r->bad = 1;
+			return;
+		}
+		stats_entry *e = entry_add(t, ci, name, (enum stats_kind)kind);
+		if (kind == STATS_COUNTER)
+			get(r, &e->value, 8);
+		else
+			unpack_hist(r, &e->h);
+	}
+}
+
+int stats_table_add(stats_set *t, const void *buf, size_t len, cxl_err *err)
+{
+	rbuf r = { buf, len, 0, 0 };
+	uint64_t n;
+
+	t->owns_names = 1;
+	get(&r, &n, 8);
+	for (uint64_t i = 0; i < n && !r.bad; i++)
+		unpack_comp(t, &r);
+	if (r.bad || r.off != len)
+		return cxl_err_set(err, CXL_EINTERNAL, "malformed statistics buffer (%zu bytes)", len);
+	return 0;
+}
+
+static int cmp_comp(const void *a, const void *b)
+{
+	uint32_t x = ((const stats_comp *)a)->id, y = ((const stats_comp *)b)->id;
+	return (x > y) - (x < y);
+}
+
+void stats_table_sort(stats_set *t)
+{
+	qsort(t->c, t->n, sizeof(*t->c), cmp_comp);
+	for (size_t i = 1; i < t->n; i++)
+		if (t->c[i].id == t->c[i - 1].id)
+			CXL_PANIC("component %u has statistics from two ranks", t->c[i].id);
+}
+
+const stats_comp *stats_find(const stats_set *t, uint32_t id)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->c[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->c[lo].id == id ? &t->c[lo] : NULL;
+}
+
+const stats_entry *stats_get(const stats_comp *c, const char *name)
+{
+	for (size_t j = 0; j < c->n; j++)
+		if (!strcmp(c->e[j]->name, name))
+			return c->e[j];
+	return NULL;
+}

@@ -1,0 +1,43 @@
+/*
+ * core/xmalloc.c - allocation wrappers that panic on failure (see xmalloc.h).
+ */
+#include "core/xmalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		CXL_PANIC("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		CXL_PANIC("out of memory allocating %zu x %zu bytes", count, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		CXL_PANIC("out of memory reallocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}

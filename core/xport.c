@@ -1,0 +1,209 @@
+/*
+ * core/xport.c - MPI transport (see xport.h).
+ */
+#include "core/xport.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/xmalloc.h"
+
+/* Tags alternate with the window's parity: a neighbour can run at most one
+ * window ahead (it needs this rank's batch to finish its own window), so
+ * two consecutive windows' batches can never be confused. */
+#define TAG_EVENTS 16
+
+typedef struct batch batch;
+struct batch {
+	cxl_event *ev; /* events queued for this rank */
+	size_t n;      /* events in use */
+	size_t cap;    /* capacity */
+};
+
+struct xport {
+	int rank, nranks;  /* this rank, ranks in the job */
+	int nnb;           /* neighbours */
+	int *nb;           /* neighbour ranks, ascending */
+	batch *out;        /* outbound batch per rank (index = rank) */
+	MPI_Request *req;  /* one send request per neighbour */
+	cxl_event *in;     /* receive buffer */
+	int parity;        /* window parity: which tag this exchange uses */
+	size_t in_cap;     /* its capacity in events */
+};
+
+static void abort_hook(void)
+{
+	MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+void xport_start(int *argc, char ***argv, int *rank, int *nranks)
+{
+	MPI_Init(argc, argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	MPI_Comm_size(MPI_COMM_WORLD, nranks);
+	cxl_set_panic_rank(*rank);
+	cxl_set_abort_hook(abort_hook);
+}
+
+void xport_stop(void)
+{
+	cxl_set_abort_hook(NULL);
+	MPI_Finalize();
+}
+
+xport *xport_create(int rank, int nranks, const uint8_t *neighbour)
+{
+	xport *x = xcalloc(1, sizeof(*x));
+
+	x->rank = rank;
+	x->nranks = nranks;
+	x->nb = xmalloc((size_t)nranks * sizeof(*x->nb));
+	for (int r = 0; r < nranks; r++)
+		if (r != rank && neighbour[r])
+			x->nb[x->nnb++] = r;
+	x->out = xcalloc((size_t)nranks, sizeof(*x->out));
+	for (int i = 0; i < x->nnb; i++) {
+		batch *b = &x->out[x->nb[i]];
+		b->cap = 256;
+		b->ev = xmalloc(b->cap * sizeof(*b->ev));
+		b->n = 1; /* slot 0: the header */
+	}
+	x->req = xmalloc((size_t)(x->nnb ? x->nnb : 1) * sizeof(*x->req));
+	return x;
+}
+
+void xport_destroy(xport *x)
+{
+	if (!x)
+		return;
+	for (int r = 0; r < x->nranks; r++)
+		free(x->out[r].ev);
+	free(x->out);
+	free(x->nb);
+	free(x->req);
+	free(x->in);
+	free(x);
+}
+
+void xport_post(xport *x, int dst, const cxl_event *ev)
+{
+	batch *b = &x->out[dst];
+
+	if (!b->n)
+		CXL_PANIC("event for rank %d, which is not a neighbour of rank %d", dst, x->rank);
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 256;
+		b->ev = xrealloc(b->ev, b->cap * sizeof(*b->ev));
+	}
+	b->ev[b->n++] = *ev;
+}
+
+int xport_complete(const xport *x)
+{
+	return x->nnb == x->nranks - 1;
+}
+
+static sim_time recv_one(xport *x, xport_deliver_fn *deliver, void *ctx)
+{
+	MPI_Status st;
+	int bytes;
+
+	MPI_Probe(MPI_ANY_SOURCE, TAG_EVENTS + x->parity, MPI_COMM_WORLD, &st);
+	MPI_Get_count(&st, MPI_BYTE, &bytes);
+	size_t n = (size_t)bytes / sizeof(cxl_event);
+	if (n > x->in_cap) {
+		x->in_cap = n * 2;
+		free(x->in);
+		x->in = xmalloc(x->in_cap * sizeof(*x->in));
+	}
+	MPI_Recv(x->in, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_EVENTS + x->parity, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	if (n < 1 || x->in[0].seq + 1 != n)
+		CXL_PANIC("malformed event batch from rank %d (%d bytes)", st.MPI_SOURCE, bytes);
+	for (size_t i = 1; i < n; i++)
+		deliver(ctx, &x->in[i]);
+	return x->in[0].time;
+}
+
+sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, void *ctx)
+{
+	sim_time m = bound;
+
+	for (int i = 0; i < x->nnb; i++) {
+		batch *b = &x->out[x->nb[i]];
+		b->ev[0] = (cxl_event){ .time = bound, .seq = b->n - 1 };
+		MPI_Isend(b->ev, (int)(b->n * sizeof(cxl_event)), MPI_BYTE, x->nb[i],
+			  TAG_EVENTS + x->parity, MPI_COMM_WORLD, &x->req[i]);
+	}
+	for (int i = 0; i < x->nnb; i++) {
+		sim_time t = recv_one(x, deliver, ctx);
+		m = t < m ? t : m;
+	}
+	MPI_Waitall(x->nnb, x->req, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < x->nnb; i++)
+		x->out[x->nb[i]].n = 1;
+	x->parity ^= 1;
+	return m;
+}
+
+uint64_t xport_min_u64(uint64_t v)
+{
+	uint64_t r;
+
+	MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	return r;
+}
+
+int xport_max_int(int v)
+{
+	int r;
+
+	MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	return r;
+}
+
+void *xport_gather(const void *buf, size_t len, size_t *lens)
+{
+	int rank, n;
+	unsigned long long mine = len;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	unsigned long long *all = rank == 0 ? xmalloc((size_t)n * sizeof(*all)) : NULL;
+	MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, 0,
+		   MPI_COMM_WORLD);
+	int *cnt = NULL, *disp = NULL;
+	char *out = NULL;
+	if (rank == 0) {
+		cnt = xmalloc((size_t)n * sizeof(*cnt));
+		disp = xmalloc((size_t)n * sizeof(*disp));
+		size_t total = 0;
+		for (int r = 0; r < n; r++) {
+			if (total + all[r] > (size_t)0x7fffffff)
+				CXL_PANIC("gathered statistics exceed 2 GiB");
+			lens[r] = (size_t)all[r];
+			cnt[r] = (int)all[r];
+			disp[r] = (int)total;
+			total += all[r];
+		}
+		out = xmalloc(total);
+	}
+	MPI_Gatherv(buf, (int)len, MPI_BYTE, out, cnt, disp, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(all);
+	free(cnt);
+	free(disp);
+	return out;
+}
+
+void xport_barrier(void)
+{
+	MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void xport_abort(int code)
+{
+	MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
+}

@@ -1,0 +1,79 @@
+/*
+ * core/xport.h - the MPI transport: start-up, cross-rank event batches,
+ * the per-window minimum, and the gathers of the final statistics.
+ *
+ * MPI is called only here and in sync.c.  Outbound events are copied into
+ * one growable batch per destination rank (64 bytes each, raw: every rank
+ * runs the same binary) and leave in ONE message per neighbour per window.
+ * Every neighbour gets a message each window, even an empty one, so a rank
+ * knows exactly how many to receive: the neighbour set is static (ranks
+ * joined by a cut link, or every rank when global sends are declared) and
+ * symmetric.  MPI keeps messages between two ranks in order and each
+ * window has exactly one message per neighbour pair, so batches never mix.
+ *
+ * Message layout: one 64-byte header slot, then the events.
+ *   header.time = the sender's lower bound: the earliest time of any event
+ *                 it holds or sent this window (its queue minimum and the
+ *                 minimum of everything it posted), SIM_TIME_MAX if none
+ *   header.seq  = number of events that follow
+ * When every rank is a neighbour ("complete"), the minimum of all headers and
+ * the own bound IS the global next-event time: every event of the system is
+ * in some queue or in flight, and both are covered.  The window then needs no
+ * collective at all.  Otherwise the caller takes one allreduce.
+ *
+ * With one rank no MPI call is made after start-up.
+ */
+#ifndef CXL_CORE_XPORT_H
+#define CXL_CORE_XPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/event.h"
+
+typedef struct xport xport;
+
+/* xport_start - MPI_Init; returns rank and size, installs the panic abort hook. */
+void xport_start(int *argc, char ***argv, int *rank, int *nranks);
+/* xport_stop - MPI_Finalize. */
+void xport_stop(void);
+
+/**
+ * xport_create - batches for the ranks flagged in @neighbour[0..nranks-1]
+ * (the own rank's flag is ignored).  The flags must be symmetric.
+ */
+xport *xport_create(int rank, int nranks, const uint8_t *neighbour);
+void xport_destroy(xport *x);
+
+/* xport_post - copy @ev into the batch for rank @dst. */
+void xport_post(xport *x, int dst, const cxl_event *ev);
+
+typedef void xport_deliver_fn(void *ctx, const cxl_event *ev);
+/**
+ * xport_exchange - send every batch headed by @bound, receive one from every
+ * neighbour and hand each received event to @deliver.
+ * Returns the minimum of @bound and every received header's bound.
+ */
+sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, void *ctx);
+
+/* xport_complete - 1 if every other rank is a neighbour (no collective needed). */
+int xport_complete(const xport *x);
+
+/* xport_min_u64 - global minimum of @v (the window's one collective). */
+uint64_t xport_min_u64(uint64_t v);
+/* xport_max_int - global maximum of @v (agreement on errors). */
+int xport_max_int(int v);
+
+/**
+ * xport_gather - concatenate every rank's @len bytes at rank 0.
+ * At rank 0 returns a malloc'd buffer and fills @lens[0..nranks-1] (the
+ * caller provides the array); elsewhere returns NULL.
+ */
+void *xport_gather(const void *buf, size_t len, size_t *lens);
+
+/* xport_barrier - for tests and orderly shutdown only. */
+void xport_barrier(void);
+/* xport_abort - MPI_Abort with @code. */
+_Noreturn void xport_abort(int code);
+
+#endif

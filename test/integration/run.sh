@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# test/integration/run.sh - run every test_* function of every t_*.sh here.
+#
+# Usage: CXLFAB=path/to/cxlfab test/integration/run.sh [PATTERN]
+# Prints one line per test and a final line "N passed, N failed"; exits 1 if
+# any test failed.  PATTERN (a grep regex) selects tests by name.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export CXLFAB=$(cd "$root" && realpath "${CXLFAB:-bin/cxlfab}")
+export CONFIGS="$root/configs"
+pattern=${1:-.}
+pass=0; failn=0
+for f in "$here"/t_*.sh; do
+	tests=$(grep -o '^test_[a-z0-9_]*' "$f" | grep -E "$pattern" || true)
+	for t in $tests; do
+		T=$(mktemp -d)
+		start=$(date +%s)
+		if (cd "$T" && export T && source "$here/lib.sh" && source "$f" && "$t") > "$T.log" 2>&1; then
+			pass=$((pass + 1)); echo "ok   $(basename "$f" .sh)/$t ($(( $(date +%s) - start ))s)"
+		else
+			failn=$((failn + 1)); echo "FAIL $(basename "$f" .sh)/$t"; sed 's/^/    /' "$T.log" | tail -20
+		fi
+		rm -rf "$T" "$T.log"
+	done
+done
+echo "$pass passed, $failn failed"
+[ "$failn" = 0 ]

@@ -1,0 +1,87 @@
+# t_errors.sh - bad input gives ONE line "cxlfab: error: FILE:LINE: ..." on
+# stderr, exit code 2, no stats.json, and no hang, on any rank count.
+
+# expect_error N PATTERN ARGS... : run on N ranks, check code, line, message
+expect_error() {
+	local n=$1 pat=$2; shift 2
+	cxl "$n" "$@" -o out > stdout 2> stderr
+	local rc=$?
+	[ "$rc" = 2 ] || fail "exit code $rc (expected 2) for: $*" || { cat stderr; return 1; }
+	local lines
+	lines=$(grep -c . stderr)
+	[ "$lines" = 1 ] || fail "$lines lines on stderr (expected 1) for: $*" || { cat stderr; return 1; }
+	grep -Eq "^cxlfab: error: $pat" stderr || fail "message '$(cat stderr)' does not match '$pat'" || return 1
+	[ ! -e out/stats.json ] || fail "stats.json written despite the error"
+}
+
+good() {
+	cat > good.cfg <<CFG
+simulation = { end = "50ns"; };
+phold = { lps = 16; };
+CFG
+}
+
+each_rank_count() {
+	for n in 1 2 3 4; do "$@" "$n" || return 1; done
+}
+
+unknown_key() {
+	printf 'simulation = { end = "1us"; };\nphold = {\n  lp = 16;\n};\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:3: unknown key "phold.lp" \(did you mean "phold.lps"\?\)' bad.cfg
+}
+test_unknown_key_names_closest() { each_rank_count unknown_key; }
+
+wrong_type() {
+	printf 'simulation = { end = "1us"; };\nphold = { lps = "many"; };\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:2: phold.lps: .*' bad.cfg
+}
+test_wrong_type() { each_rank_count wrong_type; }
+
+negative_time() {
+	printf 'simulation = { end = "1us"; };\nphold = {\n  mean = "-5ns";\n};\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:3: phold.mean: negative time' bad.cfg
+}
+test_negative_time() { each_rank_count negative_time; }
+
+zero_lookahead() {
+	printf 'simulation = { end = "1us"; };\nphold = {\n  lookahead = "0ps";\n};\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:3: phold.lookahead: .*' bad.cfg
+}
+test_zero_lookahead() { each_rank_count zero_lookahead; }
+
+mean_below_lookahead() {
+	printf 'simulation = { end = "1us"; };\nphold = {\n  lookahead = "2ns";\n  mean = "1ns";\n};\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:4: phold.mean: 1ns is below phold.lookahead 2ns' bad.cfg
+}
+test_mean_below_lookahead() { each_rank_count mean_below_lookahead; }
+
+syntax_error() {
+	printf 'simulation = { end = "1us"; };\nphold = { lps = = 3; };\n' > bad.cfg
+	expect_error "$1" 'bad.cfg:2: syntax error' bad.cfg
+}
+test_syntax_error() { each_rank_count syntax_error; }
+
+test_missing_file() { expect_error 2 'nope.cfg: cannot open' nope.cfg; }
+
+test_bad_set() {
+	good
+	expect_error 3 '--set phold.lp=3: unknown key "phold.lp" \(did you mean "phold.lps"\?\)' good.cfg --set phold.lp=3 || return 1
+	expect_error 2 '--set phold.remote=2: .*out of range' good.cfg --set phold.remote=2 || return 1
+	expect_error 1 '--set simulation.end=5: .*' good.cfg --end 5
+}
+
+test_bad_option() {
+	good
+	expect_error 2 'unknown option --frobnicate' good.cfg --frobnicate || return 1
+	expect_error 2 '--partition nope: unknown partitioner \(expected block\|roundrobin\)' good.cfg --partition nope
+}
+
+test_missing_required_end() {
+	printf 'phold = { lps = 4; };\n' > bad.cfg
+	expect_error 2 'bad.cfg: missing required key "simulation.end"' bad.cfg
+}
+
+test_no_system() {
+	printf 'simulation = { end = "1us"; };\n' > bad.cfg
+	expect_error 2 'bad.cfg: no system to simulate' bad.cfg
+}
