@@ -26,11 +26,13 @@ double sim__wall(void)
 
 /* --- set-up ------------------------------------------------------------- */
 
+/* Port tables of local components: one CSR array, filled from the links. */
 static void build_ports(sim_engine *e)
 {
 	const sim_graph *g = e->g;
-	uint32_t *np = xcalloc(g->ncomp, sizeof(*np));
-	size_t total = 0, off = 0;
+	uint32_t *np = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*np));
+	size_t *first = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*first));
+	size_t total = 0;
 
 	for (uint32_t i = 0; i < g->nlink; i++) {
 		const graph_link *l = &g->link[i];
@@ -39,24 +41,24 @@ static void build_ports(sim_engine *e)
 		if (np[l->b] < (uint32_t)l->bport + 1u)
 			np[l->b] = (uint32_t)l->bport + 1u;
 	}
-	for (uint32_t k = 0; k < e->nlocal; k++)
-		total += np[e->comps[k].id];
-	e->ports = xcalloc(total ? total : 1, sizeof(*e->ports));
 	for (uint32_t k = 0; k < e->nlocal; k++) {
-		sim_comp *c = &e->comps[k];
-		c->ports = e->ports + off;
-		c->nports = np[c->id];
-		off += c->nports;
+		first[e->comps[k].id] = total;
+		total += np[e->comps[k].id];
 	}
+	e->ports = xcalloc(total ? total : 1, sizeof(*e->ports));
 	for (uint32_t i = 0; i < g->nlink; i++) {
 		const graph_link *l = &g->link[i];
 		if (e->local[l->a])
-			((sim_port *)e->local[l->a]->ports)[l->aport] =
-				(sim_port){ l->b, l->bport, l->latency };
+			e->ports[first[l->a] + l->aport] = (sim_port){ l->b, l->bport, l->latency };
 		if (e->local[l->b])
-			((sim_port *)e->local[l->b]->ports)[l->bport] =
-				(sim_port){ l->a, l->aport, l->latency };
+			e->ports[first[l->b] + l->bport] = (sim_port){ l->a, l->aport, l->latency };
 	}
+	for (uint32_t k = 0; k < e->nlocal; k++) {
+		sim_comp *c = &e->comps[k];
+		c->ports = e->ports + first[c->id];
+		c->nports = np[c->id];
+	}
+	free(first);
 	free(np);
 }
 
@@ -323,7 +325,8 @@ void sim__process(sim_engine *e, sim_time until)
 		c->ops->event(c, c->state, ev);
 		if (ev->owner == CXL_OWN_HANDLER)
 			evpool_put(&e->pool, ev);
-		e->events++;
+		if (!(++e->events & SIM_PROGRESS_MASK) && e->show_progress)
+			sim__progress(e);
 	}
 	if (e->events)
 		e->last_time = e->now;

@@ -37,12 +37,20 @@ struct sim_engine {
 	double loop_s;           /* wall time in the loop */
 	double wait_s;           /* wall time in MPI calls */
 	sim_time last_time;      /* time of the last executed event */
+	int show_progress;       /* this rank prints progress lines */
+	double run_start;        /* wall clock when the run started, s */
+	double progress_last;    /* wall clock of the last progress line, s */
 };
+
+/* Events between two looks at the wall clock for the progress line. */
+#define SIM_PROGRESS_MASK 0xffffu
 
 /* sim__process - execute every local event with time < @until. */
 void sim__process(sim_engine *e, sim_time until);
 /* sim__deliver - xport callback: queue an event received from another rank. */
 void sim__deliver(void *ctx, const cxl_event *ev);
+/* sim__progress - print a progress line if a second has passed since the last. */
+void sim__progress(sim_engine *e);
 /* sim__wall - monotonic wall clock, seconds. */
 double sim__wall(void);
 

@@ -259,7 +259,7 @@ static void unpack_hist(rbuf *r, stats_hist *h)
 	for (uint32_t k = 0; k < nnz && !r->bad; k++) {
 		get(r, &idx, 4);
 		get(r, &cnt, 8);
-		if (r->bad || idx > 64 * STATS_SUB) {
+		if (r->bad || idx > stats_bucket(UINT64_MAX)) {
 			r->bad = 1;
 			return;
 		}
@@ -275,6 +275,8 @@ static void unpack_comp(stats_set *t, rbuf *r)
 
 	get(r, &id, 4);
 	get(r, &ne, 4);
+	if (r->bad)
+		return;
 	size_t ci = stats_comp_add(t, id);
 	for (uint32_t j = 0; j < ne && !r->bad; j++) {
 		uint16_t nl;
@@ -284,7 +286,8 @@ static void unpack_comp(stats_set *t, rbuf *r)
 		get(r, name, nl);
 		name[nl] = '\0';
 		get(r, &kind, 1);
-		if (r->bad || (kind != STATS_COUNTER && kind != STATS_HIST)) {
+		if (r->bad || (kind != STATS_COUNTER && kind != STATS_HIST) ||
+		    stats_get(&t->c[ci], name)) {
 			r->bad = 1;
 			return;
 		}
@@ -316,12 +319,15 @@ static int cmp_comp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void stats_table_sort(stats_set *t)
+int stats_table_sort(stats_set *t, cxl_err *err)
 {
-	qsort(t->c, t->n, sizeof(*t->c), cmp_comp);
+	if (t->n > 1)
+		qsort(t->c, t->n, sizeof(*t->c), cmp_comp);
 	for (size_t i = 1; i < t->n; i++)
 		if (t->c[i].id == t->c[i - 1].id)
-			CXL_PANIC("component %u has statistics from two ranks", t->c[i].id);
+			return cxl_err_set(err, CXL_EINTERNAL,
+					   "component %u has statistics from two ranks", t->c[i].id);
+	return 0;
 }
 
 const stats_comp *stats_find(const stats_set *t, uint32_t id)

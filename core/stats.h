@@ -130,11 +130,15 @@ stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name);
 void *stats_pack(const stats_set *s, size_t *len);
 /**
  * stats_table_add - merge packed bytes of one rank into table @t.
- * Return 0, or CXL_EINTERNAL if the bytes are malformed or a component id
- * appears twice.  Call stats_table_sort() after the last add.
+ * Return 0, or CXL_EINTERNAL if the bytes are malformed or a component
+ * holds one name twice.  Call stats_table_sort() after the last add.
  */
 int stats_table_add(stats_set *t, const void *buf, size_t len, cxl_err *err);
-void stats_table_sort(stats_set *t);
+/**
+ * stats_table_sort - order the table by component id.
+ * Return 0, or CXL_EINTERNAL if a component id came from two buffers.
+ */
+int stats_table_sort(stats_set *t, cxl_err *err);
 
 /* stats_find - component with id @id in a sorted table, or NULL. */
 const stats_comp *stats_find(const stats_set *t, uint32_t id);

@@ -18,8 +18,8 @@
  * With one rank there is no collective and no exchange: L is infinite and
  * the loop runs once, straight to the end.
  *
- * Progress: rank 0 prints at most once a second (when enabled), from the
- * global T it already has - no extra communication.
+ * Progress: rank 0 prints at most once a second (when enabled), from its
+ * own clock, checked every SIM_PROGRESS_MASK+1 events - no communication.
  */
 #include "core/sim_int.h"
 
@@ -29,18 +29,18 @@
 
 #include "core/xmalloc.h"
 
-static void progress(const sim_engine *e, sim_time t, double start, double *last)
+void sim__progress(sim_engine *e)
 {
 	double now = sim__wall();
 
-	if (now - *last < 1.0)
+	if (now - e->progress_last < 1.0)
 		return;
-	*last = now;
-	double frac = (double)t / (double)e->opt.end;
-	double el = now - start;
+	e->progress_last = now;
+	double frac = (double)e->now / (double)e->opt.end;
+	double el = now - e->run_start;
 	char ts[STIME_FMT_LEN], te[STIME_FMT_LEN];
 	fprintf(stderr, "cxlfab: sim %s / %s (%.1f%%), %.2f M ev/s on rank 0, ETA %.0f s\n",
-		stime_format(t, ts), stime_format(e->opt.end, te), 100.0 * frac,
+		stime_format(e->now, ts), stime_format(e->opt.end, te), 100.0 * frac,
 		(double)e->events / el / 1e6, frac > 0 ? el * (1 - frac) / frac : 0.0);
 }
 
@@ -63,8 +63,8 @@ static sim_time window_start(sim_engine *e)
 
 void sim_engine_run(sim_engine *e)
 {
-	double start = sim__wall(), last = start;
-	const int show = e->opt.progress && e->rank == 0;
+	e->run_start = e->progress_last = sim__wall();
+	e->show_progress = e->opt.progress && e->rank == 0;
 
 	for (;;) {
 		sim_time t = window_start(e);
@@ -73,10 +73,8 @@ void sim_engine_run(sim_engine *e)
 		sim_time until = stime_add_sat(t, e->lookahead);
 		sim__process(e, until < e->opt.end ? until : e->opt.end);
 		e->windows++;
-		if (show)
-			progress(e, t, start, &last);
 	}
-	e->loop_s = sim__wall() - start;
+	e->loop_s = sim__wall() - e->run_start;
 }
 
 static uint64_t peak_rss_bytes(void)
@@ -126,7 +124,7 @@ int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 		free(ilens);
 	}
 	if (e->rank == 0 && !rc)
-		stats_table_sort(table);
+		rc = stats_table_sort(table, err);
 	free(buf);
 	free(lens);
 	return rc;

@@ -3,7 +3,8 @@
 #
 # Usage: CXLFAB=path/to/cxlfab test/integration/run.sh [PATTERN]
 # Prints one line per test and a final line "N passed, N failed"; exits 1 if
-# any test failed.  PATTERN (a grep regex) selects tests by name.
+# any test failed.  PATTERN (a grep regex) selects tests by "file/test" name,
+# e.g. "t_errors" or "t_output/test_help".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -12,7 +13,8 @@ export CONFIGS="$root/configs"
 pattern=${1:-.}
 pass=0; failn=0
 for f in "$here"/t_*.sh; do
-	tests=$(grep -o '^test_[a-z0-9_]*' "$f" | grep -E "$pattern" || true)
+	name=$(basename "$f" .sh)
+	tests=$(grep -o '^test_[a-z0-9_]*' "$f" | sed "s|^|$name/|" | grep -E "$pattern" | sed 's|.*/||' || true)
 	for t in $tests; do
 		T=$(mktemp -d)
 		start=$(date +%s)

@@ -1,0 +1,85 @@
+/*
+ * core/cfg_int.h - internals of the cfg module: the struct bodies of a
+ * loaded configuration and the cfg__ helpers its files share.  Models and
+ * other modules use cfg.h only; tests may include this.
+ *
+ * The module's files:
+ *   cfg.c          loading and validation: the slot table, the file walk,
+ *                  --set, required keys, the getters, cfg_error_at()
+ *   cfg_value.c    the value of one key: from text or a libconfig setting
+ *                  to a typed, range-checked cfg_value, and back to text
+ *   cfg_suggest.c  "unknown key/group" errors with the closest known name
+ *   cfg_out.c      cfg_dump() and cfg_help()
+ *
+ * A loaded cfg is one table of slots, one per schema key, sorted by dotted
+ * path.  The keys under a group "a.b" are the contiguous run of paths that
+ * start with "a.b." (strings sharing a prefix are contiguous in
+ * lexicographic order); cfg.c's lookups and cfg_dump()'s nesting rely on it.
+ *
+ * Error texts from cfg_value.c are "PATH: what (expected ...)", without a
+ * location; the caller prefixes "FILE:LINE" or "--set PATH=VALUE".
+ * A cfg is read-only after cfg_load(): concurrent readers are safe.
+ */
+#ifndef CXL_CORE_CFG_INT_H
+#define CXL_CORE_CFG_INT_H
+
+#include <libconfig.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cfg.h"
+
+/* Where a slot's value came from, in rising priority. */
+enum cfg_origin { CFG_ORIGIN_DEFAULT, CFG_ORIGIN_FILE, CFG_ORIGIN_SET };
+
+typedef struct cfg_value cfg_value;
+struct cfg_value {
+	int64_t i;   /* CFG_INT */
+	double f;    /* CFG_FLOAT */
+	int b;       /* CFG_BOOL: 0 or 1 */
+	int idx;     /* CFG_ENUM: index into choices */
+	sim_time t;  /* CFG_TIME, ps */
+	char *s;     /* CFG_STRING, CFG_ENUM: the text, owned */
+};
+
+typedef struct cfg_slot cfg_slot;
+struct cfg_slot {
+	const cfg_key *key;      /* schema entry, borrowed from the caller's table */
+	cfg_value val;           /* the winning value, valid if has_val */
+	int has_val;             /* 0 only while a required key has no value */
+	enum cfg_origin origin;  /* where val came from */
+	char *where;             /* "FILE:LINE" or "--set P=V", owned; NULL for defaults */
+};
+
+struct cfg {
+	char *file;         /* config path as given, owned; NULL if none */
+	cfg_slot *slots;    /* one per schema key, sorted by path */
+	size_t nslots;      /* number of slots */
+	char **groups;      /* group paths written in the file, owned */
+	size_t ngroups;     /* used entries of groups */
+	size_t groups_cap;  /* allocated entries of groups */
+};
+
+/* cfg__is_under - is @path inside group @g (length @glen): does it start "g."? */
+static inline int cfg__is_under(const char *path, const char *g, size_t glen)
+{
+	return !strncmp(path, g, glen) && path[glen] == '.';
+}
+
+/* cfg_value.c: values of one key (contracts at the definitions). */
+const char *cfg__type_name(enum cfg_type type);
+const char *cfg__expected(const cfg_key *k, char *buf, size_t n);
+const char *cfg__setting_type_text(int type);
+char *cfg__range_text(const cfg_key *k, char *buf, size_t n);
+int cfg__value_default(const cfg_key *k, cfg_value *v);
+int cfg__value_parse(const cfg_key *k, const char *text, cfg_value *v, cxl_err *e);
+int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s,
+			    cfg_value *v, cxl_err *e);
+void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v);
+void cfg__value_free(cfg_value *v);
+
+/* cfg_suggest.c: unknown names. */
+int cfg__unknown(const cfg *c, const char *where, const char *name,
+		 int want_group, cxl_err *err);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * core/cfg_out.c - the output side of the cfg module (map in cfg_int.h):
+ * cfg_dump() writes a loaded configuration back as a libconfig file, and
+ * cfg_help() prints the reference table of a set of schemas.
+ *
+ * cfg_dump() walks the sorted slot table once, opening and closing groups
+ * as the path prefix changes (the keys of a group are contiguous); each
+ * value is written by cfg__value_write().  cfg_help() needs no loaded cfg,
+ * only the schemas: two passes, one for the column widths, one to print.
+ * Both write to the caller's stream and keep no state.
+ */
+#include "core/cfg_int.h"
+
+/* Length of the parent group of the group open[0..olen). */
+static size_t parent_len(const char *open, size_t olen)
+{
+	while (olen > 0 && open[olen - 1] != '.')
+		olen--;
+	return olen > 0 ? olen - 1 : 0;
+}
+
+/**
+ * cfg_dump - write the effective configuration in libconfig syntax.
+ * @c: loaded configuration
+ * @f: output stream
+ *
+ * Every key is written, in path order, nested in its groups; loading the
+ * output with the same schemas gives the same values.
+ */
+void cfg_dump(const cfg *c, FILE *f)
+{
+	const char *open = "";  /* path whose first olen chars name the open group */
+	size_t olen = 0;
+	int depth = 0;
+
+	for (size_t i = 0; i < c->nslots; i++) {
+		const cfg_slot *s = &c->slots[i];
+		const char *p = s->key->path;
+		while (depth > 0 && !cfg__is_under(p, open, olen)) {
+			fprintf(f, "%*s};\n", 2 * --depth, "");
+			olen = parent_len(open, olen);
+		}
+		open = p;
+		const char *name = p + (olen ? olen + 1 : 0);
+		for (const char *dot; (dot = strchr(name, '.')); name = dot + 1) {
+			fprintf(f, "%*s%.*s = {\n", 2 * depth++, "", (int)(dot - name), name);
+			olen = (size_t)(dot - p);
+		}
+		fprintf(f, "%*s%s = ", 2 * depth, "", name);
+		cfg__value_write(f, s->key, &s->val);
+		fputs(";\n", f);
+	}
+	while (depth > 0)
+		fprintf(f, "%*s};\n", 2 * --depth, "");
+}
+
+enum { COL_PATH, COL_TYPE, COL_DEF, COL_RANGE, COL_CHOICES, NCOLS };
+
+typedef struct help_row help_row;
+struct help_row {
+	const char *cell[NCOLS];  /* column texts */
+	char def[256];            /* storage for a quoted string default */
+	char range[256];          /* storage for the range text */
+};
+
+static void help_fill(help_row *r, const cfg_key *k)
+{
+	r->cell[COL_PATH] = k->path;
+	r->cell[COL_TYPE] = cfg__type_name(k->type);
+	r->cell[COL_DEF] = k->def ? k->def : "(required)";
+	if (k->def && k->type == CFG_STRING) {
+		snprintf(r->def, sizeof(r->def), "\"%s\"", k->def);
+		r->cell[COL_DEF] = r->def;
+	}
+	r->cell[COL_RANGE] = cfg__range_text(k, r->range, sizeof(r->range));
+	r->cell[COL_CHOICES] = k->type == CFG_ENUM ? k->choices : "-";
+}
+
+static void help_print(FILE *f, const help_row *r, const int *w, const char *doc)
+{
+	for (int i = 0; i < NCOLS; i++)
+		fprintf(f, "  %-*s", w[i], r->cell[i]);
+	fprintf(f, "  %s\n", doc);
+}
+
+static void help_widths(const cfg_schema *const *schemas, size_t nschemas,
+			const help_row *head, int *w)
+{
+	help_row r;
+
+	for (int i = 0; i < NCOLS; i++)
+		w[i] = (int)strlen(head->cell[i]);
+	for (size_t s = 0; s < nschemas; s++) {
+		for (size_t j = 0; j < schemas[s]->nkeys; j++) {
+			help_fill(&r, &schemas[s]->keys[j]);
+			for (int i = 0; i < NCOLS; i++)
+				if ((int)strlen(r.cell[i]) > w[i])
+					w[i] = (int)strlen(r.cell[i]);
+		}
+	}
+}
+
+/**
+ * cfg_help - print every key of @schemas as an aligned table.
+ * @schemas:  the schemas
+ * @nschemas: number of schemas
+ * @f:        output stream
+ *
+ * One section per schema; columns KEY, TYPE, DEFAULT ("(required)" for a
+ * required key), RANGE (inclusive), CHOICES (enums) and DESCRIPTION.
+ */
+void cfg_help(const cfg_schema *const *schemas, size_t nschemas, FILE *f)
+{
+	const help_row head = { .cell = { "KEY", "TYPE", "DEFAULT", "RANGE", "CHOICES" } };
+	int w[NCOLS];
+	help_row r;
+
+	help_widths(schemas, nschemas, &head, w);
+	for (size_t s = 0; s < nschemas; s++) {
+		fprintf(f, "%s[%s]\n", s ? "\n" : "", schemas[s]->name);
+		help_print(f, &head, w, "DESCRIPTION");
+		for (size_t j = 0; j < schemas[s]->nkeys; j++) {
+			const cfg_key *k = &schemas[s]->keys[j];
+			help_fill(&r, k);
+			help_print(f, &r, w, k->doc ? k->doc : "");
+		}
+	}
+}

@@ -1,0 +1,495 @@
+/*
+ * core/cfg_value.c - the value of one config key: its text forms in, its
+ * libconfig form out (part of the cfg module; map in cfg_int.h).
+ *
+ * One checking path for every source: text (defaults, bounds, --set values)
+ * goes through parse_text(), file settings through from_setting(), and both
+ * through check_range(); cfg__value_default(), cfg__value_parse() and
+ * cfg__value_from_setting() are the entry points cfg.c uses.  Errors are
+ * "PATH: what (expected ...)"; the caller adds the location.
+ *
+ * cfg__value_write() is the inverse for cfg_dump(): libconfig syntax that
+ * reads back to the same value (floats in their shortest exact "%g" form,
+ * integers beyond 32 bits with the L suffix libconfig 1.5 needs, times that
+ * stime_parse() accepts, SIM_TIME_MAX included).
+ *
+ * A bad default or bound in a schema is a programming error: panic.
+ * Ownership: a cfg_value owns its string; cfg__value_free() releases it.
+ */
+#include "core/cfg_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "core/xmalloc.h"
+
+/* Short names, indexed by enum cfg_type. */
+static const char *const type_names[] = {
+	[CFG_INT] = "int",       [CFG_FLOAT] = "float", [CFG_BOOL] = "bool",
+	[CFG_STRING] = "string", [CFG_ENUM] = "enum",   [CFG_TIME] = "time",
+};
+
+#define TIME_EXPECTED "a time with a unit ps|ns|us|ms|s, e.g. \"100ps\""
+
+/**
+ * cfg__type_name - short name of a key type ("int", "time", ...).
+ * @type: the type
+ *
+ * Return: a static string, for cfg_help() and getter panics.
+ */
+const char *cfg__type_name(enum cfg_type type)
+{
+	return type_names[type];
+}
+
+/**
+ * cfg__expected - what a value of @k must look like, for "(expected ...)".
+ * @k:   the key
+ * @buf: OUT storage, used for enums ("one of a|b|c")
+ * @n:   size of @buf
+ *
+ * Return: a static string or @buf.
+ */
+const char *cfg__expected(const cfg_key *k, char *buf, size_t n)
+{
+	switch (k->type) {
+	case CFG_INT: return "an integer";
+	case CFG_FLOAT: return "a number";
+	case CFG_BOOL: return "true or false";
+	case CFG_STRING: return "a string";
+	case CFG_ENUM:
+		snprintf(buf, n, "one of %s", k->choices);
+		return buf;
+	case CFG_TIME: return TIME_EXPECTED;
+	}
+	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
+}
+
+/* Shortest "%g" text that reads back as @d exactly. */
+static char *float_text(double d, char *buf, size_t n)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return buf;
+}
+
+/* Like stime_format(), but SIM_TIME_MAX stays parseable. */
+static char *time_text(sim_time t, char *buf)
+{
+	if (t == SIM_TIME_MAX) {
+		snprintf(buf, STIME_FMT_LEN, "%llups", (unsigned long long)t);
+		return buf;
+	}
+	return stime_format(t, buf);
+}
+
+/**
+ * cfg__value_free - release the string of @v (if any) and clear it.
+ * @v: the value
+ */
+void cfg__value_free(cfg_value *v)
+{
+	free(v->s);
+	v->s = NULL;
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+static int enum_index(const char *choices, const char *s)
+{
+	const char *p = choices;
+	size_t len = strlen(s);
+
+	for (int i = 0;; i++) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+		if (n == len && !memcmp(p, s, n))
+			return i;
+		if (!bar)
+			return -1;
+		p = bar + 1;
+	}
+}
+
+/* Take ownership of @s as the value of enum key @k if it is a choice. */
+static int set_choice(const cfg_key *k, char *s, cfg_value *v, cxl_err *e)
+{
+	int idx = enum_index(k->choices, s);
+
+	if (idx < 0) {
+		cxl_err_set(e, CXL_EINVAL, "%s: bad choice \"%s\" (expected one of %s)",
+			    k->path, s, k->choices);
+		free(s);
+		return CXL_EINVAL;
+	}
+	v->s = s;
+	v->idx = idx;
+	return 0;
+}
+
+static int parse_time(const cfg_key *k, const char *s, sim_time *t, cxl_err *e)
+{
+	cxl_err te = { 0 };
+
+	if (stime_parse(s, t, &te))
+		return cxl_err_set(e, CXL_EINVAL, "%s: %s", k->path, te.msg);
+	return 0;
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s) && *s != '-' && *s != '+')
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_float(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -1;
+	double v = strtod(s, &end);
+	if (end == s || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+	if (!strcasecmp(s, "true"))
+		*out = 1;
+	else if (!strcasecmp(s, "false"))
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/* Copy of @s without one pair of surrounding double quotes. */
+static char *unquote(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+		char *r = xmalloc(n - 1);
+		memcpy(r, s + 1, n - 2);
+		r[n - 2] = '\0';
+		return r;
+	}
+	return xstrdup(s);
+}
+
+static int bad_text(const cfg_key *k, const char *text, cxl_err *e)
+{
+	char buf[256];
+
+	return cxl_err_set(e, CXL_EINVAL, "%s: bad value \"%s\" (expected %s)",
+			   k->path, text, cfg__expected(k, buf, sizeof(buf)));
+}
+
+/* parse_text - value of @k from its text form (--set, default, bound). */
+static int parse_text(const cfg_key *k, const char *text, cfg_value *v, cxl_err *e)
+{
+	switch (k->type) {
+	case CFG_INT:
+		return parse_int(text, &v->i) ? bad_text(k, text, e) : 0;
+	case CFG_FLOAT:
+		return parse_float(text, &v->f) ? bad_text(k, text, e) : 0;
+	case CFG_BOOL:
+		return parse_bool(text, &v->b) ? bad_text(k, text, e) : 0;
+	case CFG_STRING:
+		v->s = unquote(text);
+		return 0;
+	case CFG_ENUM:
+		return set_choice(k, unquote(text), v, e);
+	case CFG_TIME:
+		return parse_time(k, text, &v->t, e);
+	}
+	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
+}
+
+/**
+ * cfg__setting_type_text - a libconfig setting type as "an integer", ...
+ * @type: CONFIG_TYPE_*
+ *
+ * Return: a static string, for "got ..." in wrong-type errors.
+ */
+const char *cfg__setting_type_text(int type)
+{
+	switch (type) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: return "an integer";
+	case CONFIG_TYPE_FLOAT: return "a float";
+	case CONFIG_TYPE_STRING: return "a string";
+	case CONFIG_TYPE_BOOL: return "a boolean";
+	case CONFIG_TYPE_GROUP: return "a group";
+	case CONFIG_TYPE_ARRAY: return "an array";
+	case CONFIG_TYPE_LIST: return "a list";
+	}
+	return "an unknown setting type";
+}
+
+static int wrong_type(const cfg_key *k, const char *got, cxl_err *e)
+{
+	char buf[256];
+
+	return cxl_err_set(e, CXL_EINVAL, "%s: wrong type: got %s (expected %s)",
+			   k->path, got, cfg__expected(k, buf, sizeof(buf)));
+}
+
+/* from_setting - value of @k from a scalar libconfig setting. */
+static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *v,
+			cxl_err *e)
+{
+	const int t = config_setting_type(s);
+	const int is_int = t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
+
+	switch (k->type) {
+	case CFG_INT:
+		if (!is_int)
+			break;
+		v->i = config_setting_get_int64(s);
+		return 0;
+	case CFG_FLOAT:
+		if (!is_int && t != CONFIG_TYPE_FLOAT)
+			break;
+		v->f = is_int ? (double)config_setting_get_int64(s)
+			      : config_setting_get_float(s);
+		return 0;
+	case CFG_BOOL:
+		if (t != CONFIG_TYPE_BOOL)
+			break;
+		v->b = config_setting_get_bool(s);
+		return 0;
+	case CFG_STRING:
+		if (t != CONFIG_TYPE_STRING)
+			break;
+		v->s = xstrdup(config_setting_get_string(s));
+		return 0;
+	case CFG_ENUM:
+		if (t != CONFIG_TYPE_STRING)
+			break;
+		return set_choice(k, xstrdup(config_setting_get_string(s)), v, e);
+	case CFG_TIME:
+		if (t == CONFIG_TYPE_STRING)
+			return parse_time(k, config_setting_get_string(s), &v->t, e);
+		if (is_int || t == CONFIG_TYPE_FLOAT)
+			return wrong_type(k, "a number without a unit", e);
+		break;
+	}
+	return wrong_type(k, cfg__setting_type_text(t), e);
+}
+
+/* ---- ranges ----------------------------------------------------------------- */
+
+/* A bound of @k parsed from @text; a bad bound is a schema bug. */
+static cfg_value bound(const cfg_key *k, const char *text)
+{
+	cfg_value v = { 0 };
+	cxl_err e = { 0 };
+
+	if (parse_text(k, text, &v, &e))
+		CXL_PANIC("cfg: schema bound of %s: %s", k->path, e.msg);
+	return v;
+}
+
+static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
+{
+	switch (k->type) {
+	case CFG_INT: return (a->i > b->i) - (a->i < b->i);
+	case CFG_FLOAT: return (a->f > b->f) - (a->f < b->f);
+	case CFG_TIME: return (a->t > b->t) - (a->t < b->t);
+	default: return 0;
+	}
+}
+
+static int has_range(const cfg_key *k)
+{
+	return (k->min || k->max) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
+				      k->type == CFG_TIME);
+}
+
+/**
+ * cfg__range_text - @k's inclusive range as "lo to hi", ">= lo", "<= hi",
+ * or "-" when the key has none.
+ * @k:   the key
+ * @buf: OUT storage for the text
+ * @n:   size of @buf
+ *
+ * Return: @buf.
+ */
+char *cfg__range_text(const cfg_key *k, char *buf, size_t n)
+{
+	if (!has_range(k))
+		snprintf(buf, n, "-");
+	else if (k->min && k->max)
+		snprintf(buf, n, "%s to %s", k->min, k->max);
+	else if (k->min)
+		snprintf(buf, n, ">= %s", k->min);
+	else
+		snprintf(buf, n, "<= %s", k->max);
+	return buf;
+}
+
+/* Text of a CFG_INT, CFG_FLOAT or CFG_TIME value; @n >= STIME_FMT_LEN. */
+static char *number_text(const cfg_key *k, const cfg_value *v, char *buf, size_t n)
+{
+	if (k->type == CFG_INT)
+		snprintf(buf, n, "%lld", (long long)v->i);
+	else if (k->type == CFG_FLOAT)
+		float_text(v->f, buf, n);
+	else
+		time_text(v->t, buf);
+	return buf;
+}
+
+/* check_range - error unless @v is within @k's inclusive bounds. */
+static int check_range(const cfg_key *k, const cfg_value *v, cxl_err *e)
+{
+	if (!has_range(k))
+		return 0;
+	const cfg_value lo = k->min ? bound(k, k->min) : *v;
+	const cfg_value hi = k->max ? bound(k, k->max) : *v;
+	if (value_cmp(k, v, &lo) >= 0 && value_cmp(k, v, &hi) <= 0)
+		return 0;
+	char vbuf[64], rbuf[256];
+	return cxl_err_set(e, CXL_EINVAL, "%s: %s is out of range (expected %s)",
+			   k->path, number_text(k, v, vbuf, sizeof(vbuf)),
+			   cfg__range_text(k, rbuf, sizeof(rbuf)));
+}
+
+/* ---- the entry points --------------------------------------------------------- */
+
+/**
+ * cfg__value_default - check the value side of schema key @k and parse its
+ * default.
+ * @k: the schema key
+ * @v: OUT the default value, set only if @k has one
+ *
+ * Panics if @k is an enum without choices, or its bounds or default do not
+ * parse, or the default is out of range.
+ *
+ * Return: 1 if @v now holds the default, 0 if @k is required.
+ */
+int cfg__value_default(const cfg_key *k, cfg_value *v)
+{
+	cxl_err e = { 0 };
+
+	if (k->type == CFG_ENUM && (!k->choices || !*k->choices))
+		CXL_PANIC("cfg: schema key \"%s\" is an enum without choices", k->path);
+	if (has_range(k) && k->min)
+		bound(k, k->min);
+	if (has_range(k) && k->max)
+		bound(k, k->max);
+	if (!k->def)
+		return 0;
+	if (parse_text(k, k->def, v, &e) || check_range(k, v, &e))
+		CXL_PANIC("cfg: schema default of %s", e.msg);
+	return 1;
+}
+
+/**
+ * cfg__value_parse - value of @k from its --set text form, range-checked.
+ * @k:    the key
+ * @text: the text (strings and enums may be in double quotes)
+ * @v:    OUT the value, zero-initialized by the caller; left empty on error
+ * @e:    OUT error "PATH: what (expected ...)", may be NULL
+ *
+ * Return: 0, or CXL_EINVAL.
+ */
+int cfg__value_parse(const cfg_key *k, const char *text, cfg_value *v, cxl_err *e)
+{
+	if (parse_text(k, text, v, e) || check_range(k, v, e)) {
+		cfg__value_free(v);
+		return CXL_EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * cfg__value_from_setting - value of @k from a scalar libconfig setting,
+ * type- and range-checked.
+ * @k: the key
+ * @s: the setting (not a group, list or array)
+ * @v: OUT the value, zero-initialized by the caller; left empty on error
+ * @e: OUT error "PATH: what (expected ...)", may be NULL
+ *
+ * Return: 0, or CXL_EINVAL.
+ */
+int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s,
+			    cfg_value *v, cxl_err *e)
+{
+	if (from_setting(k, s, v, e) || check_range(k, v, e)) {
+		cfg__value_free(v);
+		return CXL_EINVAL;
+	}
+	return 0;
+}
+
+/* ---- writing ------------------------------------------------------------------- */
+
+static void write_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		const unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/**
+ * cfg__value_write - write @v in libconfig syntax that reads back equal.
+ * @f: output stream
+ * @k: the key @v belongs to
+ * @v: the value
+ */
+void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v)
+{
+	char buf[64];
+
+	switch (k->type) {
+	case CFG_INT:
+		fprintf(f, "%s%s", number_text(k, v, buf, sizeof(buf)),
+			(v->i < INT32_MIN || v->i > INT32_MAX) ? "L" : "");
+		break;
+	case CFG_FLOAT:
+		number_text(k, v, buf, sizeof(buf));
+		fprintf(f, "%s%s", buf, strpbrk(buf, ".e") ? "" : ".0");
+		break;
+	case CFG_BOOL:
+		fputs(v->b ? "true" : "false", f);
+		break;
+	case CFG_STRING:
+	case CFG_ENUM:
+		write_string(f, v->s);
+		break;
+	case CFG_TIME:
+		fprintf(f, "\"%s\"", number_text(k, v, buf, sizeof(buf)));
+		break;
+	}
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test/bench/run.sh - the benchmarks behind `make bench`.
+#
+# PHOLD (configs/phold.cfg): median committed events/s over RUNS runs on 1 and
+# on 2 ranks, the speedup of the medians, peak RSS, windows and MPI wait; then
+# the event-queue comparison (test/bench/evq_bench.c) if it was built.
+# Targets are printed next to the figures.  Timings belong here, never in
+# tests: the machines are shared and noisy, so read medians, not single runs.
+#
+# Environment: CXLFAB (binary), BENCH_DIR (built bench programs), RUNS (5).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+CXLFAB=${CXLFAB:-$root/bin/cxlfab}
+RUNS=${RUNS:-5}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_orte_execute_quiet=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+num() { grep -o "\"$2\": [-0-9.e+]*" "$1" | head -1 | sed 's/.*: //'; }
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "commit:  $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo
+
+# phold_runs N : RUNS runs of PHOLD on N ranks; one line of figures per run
+phold_runs() {
+	local n=$1
+	for i in $(seq "$RUNS"); do
+		if [ "$n" = 1 ]; then
+			"$CXLFAB" -q "$root/configs/phold.cfg" -o "$out/p$n" || exit 1
+		else
+			mpirun -np "$n" "$CXLFAB" -q "$root/configs/phold.cfg" -o "$out/p$n" || exit 1
+		fi
+		local f=$out/p$n/stats.json
+		rss=$(grep -o '"peak_rss_bytes": \[[^]]*\]' "$f" | grep -o '[0-9][0-9]*' | sort -n | tail -1)
+		echo "$(num "$f" events_per_s) $(num "$f" loop_s) $rss $(num "$f" windows) $(num "$f" mpi_wait_s) $(num "$f" events)"
+	done
+}
+
+echo "PHOLD, configs/phold.cfg (4096 LPs, remote 0.25, lookahead 100ps, mean 1ns, end 4us), $RUNS runs each"
+printf '%-6s %14s %10s %14s %10s %12s %12s\n' ranks "events/s(med)" "loop_s" "peak_rss_MiB" windows "mpi_wait_s" events
+declare -A eps
+for n in 1 2; do
+	phold_runs "$n" > "$out/runs$n"
+	eps[$n]=$(cut -d' ' -f1 "$out/runs$n" | median)
+	printf '%-6s %14.0f %10.3f %14.1f %10d %12.3f %12d\n' "$n" "${eps[$n]}" \
+		"$(cut -d' ' -f2 "$out/runs$n" | median)" \
+		"$(cut -d' ' -f3 "$out/runs$n" | median | awk '{ print $1 / 1048576 }')" \
+		"$(cut -d' ' -f4 "$out/runs$n" | median)" "$(cut -d' ' -f5 "$out/runs$n" | median)" \
+		"$(cut -d' ' -f6 "$out/runs$n" | median)"
+	echo "       all runs (events/s): $(cut -d' ' -f1 "$out/runs$n" | tr '\n' ' ')"
+done
+speedup=$(awk -v a="${eps[2]}" -v b="${eps[1]}" 'BEGIN { printf "%.2f", a / b }')
+ok1=$(awk -v a="${eps[1]}" 'BEGIN { print (a >= 5e6) ? "met" : "MISSED" }')
+ok2=$(awk -v s="$speedup" 'BEGIN { print (s >= 1.6) ? "met" : "MISSED" }')
+echo
+echo "target: >= 5 M events/s on 1 rank ............ $(awk -v a="${eps[1]}" 'BEGIN { printf "%.2f M", a / 1e6 }') ($ok1)"
+echo "target: 2-rank speedup >= 1.6x ................ ${speedup}x ($ok2)"
+
+if [ -x "${BENCH_DIR:-}/evq_bench" ]; then
+	echo
+	echo "Pending-event set: hold model on the PHOLD delay distribution (test/bench/evq_bench.c)"
+	"$BENCH_DIR/evq_bench"
+fi

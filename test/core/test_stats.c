@@ -1,0 +1,874 @@
+/*
+ * test/core/test_stats.c - unit tests for core/stats.c.
+ *
+ * Buckets: stats_bucket / stats_bucket_low / stats_bucket_high agree on every
+ * bucket index (0 .. stats_bucket(UINT64_MAX)), buckets tile [0, 2^64)
+ * without gaps, values below STATS_SUB are exact.  Histograms: count, sum,
+ * min, max exact; quantiles within the documented 2^-(STATS_SUB_BITS+1)
+ * relative error of a sorted reference array; merge == adding every value to
+ * one histogram.  Pack/merge: round trip, and the same components split over
+ * 1, 2 or 3 "ranks" in several ways give field-for-field identical tables.
+ * Malformed buffers (every truncation, trailing bytes, bad kind, bad bucket)
+ * fail with CXL_EINTERNAL.  Registering a name twice panics (SIGABRT).
+ * All randomness comes from a xorshift64* generator seeded here.
+ */
+#include "core/stats.h"
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHIFT_REL (STATS_SUB_BITS + 1) /* quantile error is <= v >> SHIFT_REL */
+
+/* Hot loops test with if + ck_abort_msg: each ck_assert costs a pipe write. */
+
+/* xorshift64*: deterministic test values, seeded by each test. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* A value of random magnitude: 1..64 significant bits, uniform below that. */
+static uint64_t rand_value(uint64_t *s)
+{
+	uint64_t r = next_rand(s);
+	unsigned bits = (unsigned)(next_rand(s) % 64) + 1;
+
+	return bits == 64 ? r : r & ((UINT64_C(1) << bits) - 1);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static uint32_t last_bucket(void)
+{
+	return stats_bucket(UINT64_MAX);
+}
+
+/* --- buckets -------------------------------------------------------------- */
+
+START_TEST(test_stats_bucket_small_values_exact)
+{
+	for (uint64_t v = 0; v < STATS_SUB; v++) {
+		ck_assert_uint_eq(stats_bucket(v), v);
+		ck_assert_uint_eq(stats_bucket_low((uint32_t)v), v);
+		ck_assert_uint_eq(stats_bucket_high((uint32_t)v), v);
+	}
+	ck_assert_uint_eq(stats_bucket(STATS_SUB), STATS_SUB);
+	ck_assert_uint_eq(stats_bucket_low(STATS_SUB), STATS_SUB);
+}
+END_TEST
+
+/* Every bucket: its bounds map back to it, and bucket i+1 starts after i. */
+START_TEST(test_stats_bucket_bounds_every_index)
+{
+	uint32_t last = last_bucket();
+
+	ck_assert_uint_eq(stats_bucket_low(0), 0);
+	ck_assert_uint_eq(stats_bucket_high(last), UINT64_MAX);
+	for (uint32_t i = 0; i <= last; i++) {
+		uint64_t lo = stats_bucket_low(i), hi = stats_bucket_high(i);
+		ck_assert_msg(lo <= hi, "bucket %u: low %lu > high %lu", i,
+			      (unsigned long)lo, (unsigned long)hi);
+		ck_assert_uint_eq(stats_bucket(lo), i);
+		ck_assert_uint_eq(stats_bucket(hi), i);
+		ck_assert_uint_eq(stats_bucket(lo + (hi - lo) / 2), i);
+		if (i > 0)
+			ck_assert_uint_eq(lo, stats_bucket_high(i - 1) + 1);
+	}
+}
+END_TEST
+
+START_TEST(test_stats_bucket_random_values_in_bounds)
+{
+	uint64_t seed = 0x1234567887654321ULL;
+
+	for (int k = 0; k < 200000; k++) {
+		uint64_t v = rand_value(&seed);
+		uint32_t i = stats_bucket(v);
+		if (!(stats_bucket_low(i) <= v && v <= stats_bucket_high(i)))
+			ck_abort_msg("%lu not in its bucket %u", (unsigned long)v, i);
+	}
+	for (uint64_t v = 0; v < (1u << 16); v++) {
+		uint32_t i = stats_bucket(v);
+		if (!(stats_bucket_low(i) <= v && v <= stats_bucket_high(i)))
+			ck_abort_msg("%lu not in its bucket %u", (unsigned long)v, i);
+	}
+}
+END_TEST
+
+START_TEST(test_stats_bucket_powers_of_two)
+{
+	for (unsigned e = 0; e < 64; e++) {
+		uint64_t p = UINT64_C(1) << e;
+		uint32_t i = stats_bucket(p);
+		ck_assert_uint_eq(stats_bucket_low(i), p);
+		if (e > 0) {
+			ck_assert_uint_eq(stats_bucket(p - 1), i - 1);
+			ck_assert_uint_eq(stats_bucket_high(i - 1), p - 1);
+		}
+		ck_assert_uint_eq(stats_bucket(p + 1) - i, e > STATS_SUB_BITS ? 0 : 1);
+	}
+}
+END_TEST
+
+START_TEST(test_stats_bucket_near_uint64_max)
+{
+	uint32_t last = last_bucket();
+
+	ck_assert_uint_eq(last, (64 - STATS_SUB_BITS + 1) * STATS_SUB - 1);
+	for (uint64_t k = 0; k < 4096; k++) {
+		uint64_t v = UINT64_MAX - k;
+		uint32_t i = stats_bucket(v);
+		ck_assert_uint_eq(i, last);
+		ck_assert(stats_bucket_low(i) <= v && v <= stats_bucket_high(i));
+	}
+	ck_assert_uint_eq(stats_bucket(UINT64_C(1) << 63), last - STATS_SUB + 1);
+}
+END_TEST
+
+/* --- histograms ----------------------------------------------------------- */
+
+START_TEST(test_stats_hist_empty)
+{
+	stats_hist h;
+
+	stats_hist_init(&h);
+	ck_assert_uint_eq(h.count, 0);
+	ck_assert_uint_eq(h.sum, 0);
+	ck_assert_uint_eq(h.min, UINT64_MAX);
+	ck_assert_uint_eq(h.max, 0);
+	ck_assert_uint_eq(stats_hist_quantile(&h, 0.5), 0);
+	ck_assert(stats_hist_mean(&h) == 0.0);
+	stats_hist_free(&h);
+	ck_assert_ptr_null(h.b);
+}
+END_TEST
+
+START_TEST(test_stats_hist_exact_summary)
+{
+	uint64_t seed = 0xabcdef0123456789ULL, sum = 0, mn = UINT64_MAX, mx = 0;
+	stats_hist h;
+	int n = 100000;
+
+	stats_hist_init(&h);
+	for (int k = 0; k < n; k++) {
+		uint64_t v = rand_value(&seed) >> 20; /* keep the sum below 2^64 */
+		stats_hist_add(&h, v);
+		sum += v;
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+	}
+	ck_assert_uint_eq(h.count, (uint64_t)n);
+	ck_assert_uint_eq(h.sum, sum);
+	ck_assert_uint_eq(h.min, mn);
+	ck_assert_uint_eq(h.max, mx);
+	ck_assert(stats_hist_mean(&h) == (double)sum / n);
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < h.nb; i++)
+		total += h.b[i];
+	ck_assert_uint_eq(total, (uint64_t)n);
+	stats_hist_free(&h);
+}
+END_TEST
+
+START_TEST(test_stats_hist_extremes)
+{
+	stats_hist h;
+
+	stats_hist_init(&h);
+	stats_hist_add(&h, UINT64_MAX);
+	stats_hist_add(&h, 0);
+	ck_assert_uint_eq(h.min, 0);
+	ck_assert_uint_eq(h.max, UINT64_MAX);
+	ck_assert_uint_eq(stats_hist_quantile(&h, 0.0), 0);
+	/* the midpoint of the last bucket, within the documented error of max */
+	ck_assert_uint_eq(stats_hist_quantile(&h, 1.0),
+			  stats_bucket_low(last_bucket()) +
+			  (UINT64_MAX - stats_bucket_low(last_bucket())) / 2);
+	ck_assert_uint_le(UINT64_MAX - stats_hist_quantile(&h, 1.0), UINT64_MAX >> SHIFT_REL);
+	ck_assert_uint_gt(h.nb, last_bucket());
+	stats_hist_free(&h);
+}
+END_TEST
+
+/* |quantile - true| <= true * 2^-(STATS_SUB_BITS+1), checked without overflow. */
+static void check_quantiles(const stats_hist *h, const uint64_t *sorted, size_t n)
+{
+	static const double qs[] = { 0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99,
+				     0.999, 1 };
+
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		uint64_t want = sorted[(size_t)(qs[k] * (double)(n - 1))];
+		uint64_t got = stats_hist_quantile(h, qs[k]);
+		uint64_t diff = got > want ? got - want : want - got;
+		ck_assert_msg((unsigned __int128)diff << SHIFT_REL <= want,
+			      "q=%g: got %lu, true %lu", qs[k], (unsigned long)got,
+			      (unsigned long)want);
+	}
+}
+
+START_TEST(test_stats_hist_quantile_relative_error)
+{
+	size_t n = 100000;
+	uint64_t *v = malloc(n * sizeof(*v)), seed = 0x5eed5eed5eed5eedULL;
+	static const int shifts[] = { 0, 30, 50, 58, 62 };
+
+	for (size_t d = 0; d < sizeof(shifts) / sizeof(shifts[0]); d++) {
+		stats_hist h;
+		stats_hist_init(&h);
+		for (size_t k = 0; k < n; k++) {
+			v[k] = d == 0 ? rand_value(&seed) : next_rand(&seed) >> shifts[d];
+			stats_hist_add(&h, v[k]);
+		}
+		qsort(v, n, sizeof(*v), cmp_u64);
+		check_quantiles(&h, v, n);
+		stats_hist_free(&h);
+	}
+	free(v);
+}
+END_TEST
+
+START_TEST(test_stats_hist_quantile_small_values_exact)
+{
+	size_t n = 10001;
+	uint64_t v[10001], seed = 77;
+	stats_hist h;
+
+	stats_hist_init(&h);
+	for (size_t k = 0; k < n; k++) {
+		v[k] = next_rand(&seed) % STATS_SUB;
+		stats_hist_add(&h, v[k]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (int q = 0; q <= 100; q++)
+		ck_assert_uint_eq(stats_hist_quantile(&h, q / 100.0),
+				  v[(size_t)(q / 100.0 * (double)(n - 1))]);
+	stats_hist_free(&h);
+}
+END_TEST
+
+START_TEST(test_stats_hist_quantile_single_value)
+{
+	stats_hist h;
+
+	stats_hist_init(&h);
+	stats_hist_add(&h, 1000003);
+	ck_assert_uint_eq(stats_hist_quantile(&h, 0), 1000003);
+	ck_assert_uint_eq(stats_hist_quantile(&h, 0.5), 1000003);
+	ck_assert_uint_eq(stats_hist_quantile(&h, 1), 1000003);
+	stats_hist_free(&h);
+}
+END_TEST
+
+static void assert_hist_eq(const stats_hist *a, const stats_hist *b)
+{
+	uint32_t nb = a->nb > b->nb ? a->nb : b->nb;
+
+	ck_assert_uint_eq(a->count, b->count);
+	ck_assert_uint_eq(a->sum, b->sum);
+	ck_assert_uint_eq(a->min, b->min);
+	ck_assert_uint_eq(a->max, b->max);
+	for (uint32_t i = 0; i < nb; i++)
+		if ((i < a->nb ? a->b[i] : 0) != (i < b->nb ? b->b[i] : 0))
+			ck_abort_msg("bucket %u differs", i);
+}
+
+START_TEST(test_stats_hist_merge_equals_single)
+{
+	uint64_t seed = 0x600dcafe;
+	stats_hist part[3], all, merged;
+
+	stats_hist_init(&all);
+	stats_hist_init(&merged);
+	for (int p = 0; p < 3; p++) {
+		stats_hist_init(&part[p]);
+		/* differently sized parts, so merge must grow dst */
+		for (int k = 0; k < 5000; k++) {
+			uint64_t v = rand_value(&seed) >> (p == 1 ? 0 : 40);
+			stats_hist_add(&part[p], v);
+			stats_hist_add(&all, v);
+		}
+	}
+	for (int p = 0; p < 3; p++)
+		stats_hist_merge(&merged, &part[p]);
+	assert_hist_eq(&merged, &all);
+	for (int q = 0; q <= 20; q++)
+		ck_assert_uint_eq(stats_hist_quantile(&merged, q / 20.0),
+				  stats_hist_quantile(&all, q / 20.0));
+	for (int p = 0; p < 3; p++)
+		stats_hist_free(&part[p]);
+	stats_hist_free(&all);
+	stats_hist_free(&merged);
+}
+END_TEST
+
+START_TEST(test_stats_hist_merge_empty)
+{
+	stats_hist a, e, copy;
+
+	stats_hist_init(&a);
+	stats_hist_init(&e);
+	stats_hist_init(&copy);
+	stats_hist_add(&a, 5);
+	stats_hist_add(&a, 5000);
+	stats_hist_add(&copy, 5);
+	stats_hist_add(&copy, 5000);
+	stats_hist_merge(&a, &e);
+	assert_hist_eq(&a, &copy);
+	stats_hist_merge(&e, &a);
+	assert_hist_eq(&e, &copy);
+	stats_hist_free(&a);
+	stats_hist_free(&e);
+	stats_hist_free(&copy);
+}
+END_TEST
+
+/* --- registry, pack and merge --------------------------------------------- */
+
+static const char *const counter_names[] = { "events", "sent", "received" };
+static const char *const hist_names[] = { "latency", "queue_depth" };
+
+/*
+ * Register component @id in @s with contents that depend only on @id: a
+ * component-dependent subset of counters and histograms, values seeded by id.
+ */
+static void add_component(stats_set *s, uint32_t id)
+{
+	size_t ci = stats_comp_add(s, id);
+	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)id * 0x100000001b3ULL);
+
+	next_rand(&seed);
+	for (size_t k = 0; k < 3; k++) {
+		if ((id + k) % 4 == 3)
+			continue;
+		*stats_counter(s, ci, counter_names[k]) = next_rand(&seed);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		if ((id + k) % 5 == 4)
+			continue;
+		stats_hist *h = stats_histogram(s, ci, hist_names[k]);
+		int n = (int)(next_rand(&seed) % 50); /* 0: an empty histogram */
+		for (int j = 0; j < n; j++)
+			stats_hist_add(h, rand_value(&seed));
+	}
+}
+
+static void assert_comp_eq(const stats_comp *a, const stats_comp *b)
+{
+	ck_assert_uint_eq(a->id, b->id);
+	ck_assert_uint_eq(a->n, b->n);
+	for (size_t j = 0; j < a->n; j++) {
+		const stats_entry *x = a->e[j], *y = b->e[j];
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_int_eq(x->kind, y->kind);
+		if (x->kind == STATS_COUNTER) {
+			ck_assert_uint_eq(x->value, y->value);
+		} else {
+			assert_hist_eq(&x->h, &y->h);
+		}
+	}
+}
+
+/* Field-for-field equality of two sorted tables, including bucket arrays. */
+static void assert_table_eq(const stats_set *a, const stats_set *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	ck_assert_int_eq(a->owns_names, b->owns_names);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_comp_eq(&a->c[i], &b->c[i]);
+		for (size_t j = 0; j < a->c[i].n; j++) {
+			const stats_entry *x = a->c[i].e[j], *y = b->c[i].e[j];
+			ck_assert_uint_eq(x->value, y->value);
+			ck_assert_uint_eq(x->h.nb, y->h.nb);
+			if (x->h.nb)
+				ck_assert_int_eq(memcmp(x->h.b, y->h.b, x->h.nb * sizeof(*x->h.b)), 0);
+		}
+	}
+}
+
+/* Pack @s and add its bytes to table @t; 0 or the stats_table_add code. */
+static int pack_into(stats_set *t, const stats_set *s)
+{
+	size_t len = 0;
+	void *buf = stats_pack(s, &len);
+	cxl_err err = { 0 };
+	int rc = stats_table_add(t, buf, len, &err);
+
+	ck_assert_msg(rc == 0, "%s", err.msg);
+	free(buf);
+	return rc;
+}
+
+START_TEST(test_stats_pack_round_trip)
+{
+	stats_set reg, tab;
+	uint32_t ids[] = { 40, 3, 17, 0, 1000000 };
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	for (size_t i = 0; i < 5; i++)
+		add_component(&reg, ids[i]);
+	pack_into(&tab, &reg);
+	ck_assert_int_eq(tab.owns_names, 1);
+	ck_assert_uint_eq(tab.n, reg.n);
+	for (size_t i = 0; i < reg.n; i++) {
+		assert_comp_eq(&tab.c[i], &reg.c[i]); /* unsorted: registry order */
+		for (size_t j = 0; j < reg.c[i].n; j++)
+			ck_assert_ptr_ne(tab.c[i].e[j]->name, reg.c[i].e[j]->name);
+	}
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	for (size_t i = 1; i < tab.n; i++)
+		ck_assert_uint_lt(tab.c[i - 1].id, tab.c[i].id);
+	for (size_t i = 0; i < reg.n; i++)
+		assert_comp_eq(stats_find(&tab, reg.c[i].id), &reg.c[i]);
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+}
+END_TEST
+
+START_TEST(test_stats_pack_empty_registry)
+{
+	stats_set reg, tab;
+	size_t len = 0;
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	void *buf = stats_pack(&reg, &len);
+	ck_assert_uint_eq(len, 8);
+	ck_assert_int_eq(stats_table_add(&tab, buf, len, NULL), 0);
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	ck_assert_uint_eq(tab.n, 0);
+	ck_assert_ptr_null(stats_find(&tab, 0));
+	free(buf);
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+}
+END_TEST
+
+START_TEST(test_stats_pack_extreme_values)
+{
+	stats_set reg, tab;
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	size_t ci = stats_comp_add(&reg, UINT32_MAX);
+	*stats_counter(&reg, ci, "max") = UINT64_MAX;
+	stats_hist *h = stats_histogram(&reg, ci, "h");
+	stats_hist_add(h, 0);
+	stats_hist_add(h, UINT64_MAX);
+	stats_hist_add(h, UINT64_MAX);
+	pack_into(&tab, &reg);
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	const stats_comp *c = stats_find(&tab, UINT32_MAX);
+	ck_assert_ptr_nonnull(c);
+	assert_comp_eq(c, &reg.c[0]);
+	ck_assert_uint_eq(stats_hist_quantile(&stats_get(c, "h")->h, 1.0),
+			  stats_hist_quantile(&reg.c[0].e[1]->h, 1.0));
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+}
+END_TEST
+
+/* Many entries across chunks: the registered pointers stay valid. */
+START_TEST(test_stats_registry_pointers_stable)
+{
+	enum { NCOMP = 300, PER = 5 };
+	static const char *const names[PER] = { "a", "b", "c", "d", "e" };
+	uint64_t *ptr[NCOMP][PER];
+	stats_set reg, tab;
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	for (uint32_t i = 0; i < NCOMP; i++) {
+		size_t ci = stats_comp_add(&reg, i);
+		for (int k = 0; k < PER; k++)
+			ptr[i][k] = stats_counter(&reg, ci, names[k]);
+	}
+	for (uint32_t i = 0; i < NCOMP; i++)
+		for (int k = 0; k < PER; k++)
+			*ptr[i][k] = i * 10u + (uint64_t)k;
+	pack_into(&tab, &reg);
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	for (uint32_t i = 0; i < NCOMP; i++)
+		for (int k = 0; k < PER; k++)
+			ck_assert_uint_eq(stats_get(stats_find(&tab, i), names[k])->value,
+					  i * 10u + (uint64_t)k);
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+}
+END_TEST
+
+enum { MERGE_NCOMP = 60 };
+
+/* Rank of the @idx-th component under split @way into @nranks sets. */
+static int split_rank(int way, int nranks, uint32_t idx, uint64_t *seed)
+{
+	switch (way) {
+	case 0: return (int)(idx % (uint32_t)nranks);                     /* round robin */
+	case 1: return (int)(idx * (uint32_t)nranks / MERGE_NCOMP);       /* blocks */
+	default: return (int)(next_rand(seed) % (uint64_t)nranks);       /* random */
+	}
+}
+
+/*
+ * Build a table from the components split over @nranks registries by @way;
+ * registries list their components in descending id order when @reverse,
+ * and are merged last rank first when @reverse.
+ */
+static void build_split_table(stats_set *tab, int nranks, int way, int reverse)
+{
+	stats_set reg[3];
+	uint64_t seed = 0xfeedbeef + (uint64_t)way;
+
+	for (int r = 0; r < nranks; r++)
+		stats_set_init(&reg[r]);
+	for (uint32_t k = 0; k < MERGE_NCOMP; k++) {
+		uint32_t idx = reverse ? MERGE_NCOMP - 1 - k : k;
+		add_component(&reg[split_rank(way, nranks, idx, &seed)], idx * 7 + 2);
+	}
+	stats_set_init(tab);
+	for (int k = 0; k < nranks; k++)
+		pack_into(tab, &reg[reverse ? nranks - 1 - k : k]);
+	ck_assert_int_eq(stats_table_sort(tab, NULL), 0);
+	for (int r = 0; r < nranks; r++)
+		stats_set_free(&reg[r]);
+}
+
+START_TEST(test_stats_merge_same_table_any_split)
+{
+	stats_set ref;
+
+	build_split_table(&ref, 1, 0, 0);
+	ck_assert_uint_eq(ref.n, MERGE_NCOMP);
+	for (int nranks = 1; nranks <= 3; nranks++) {
+		for (int way = 0; way < 3; way++) {
+			for (int reverse = 0; reverse < 2; reverse++) {
+				stats_set t;
+				build_split_table(&t, nranks, way, reverse);
+				assert_table_eq(&t, &ref);
+				stats_set_free(&t);
+			}
+		}
+	}
+	stats_set_free(&ref);
+}
+END_TEST
+
+/* --- malformed buffers ---------------------------------------------------- */
+
+/* stats_table_add on an exact-size heap copy (so ASan sees any over-read). */
+static int add_copy(const void *buf, size_t len, cxl_err *err)
+{
+	stats_set t;
+	void *copy = malloc(len ? len : 1);
+
+	memcpy(copy, buf, len);
+	stats_set_init(&t);
+	int rc = stats_table_add(&t, copy, len, err);
+	stats_set_free(&t);
+	free(copy);
+	return rc;
+}
+
+START_TEST(test_stats_table_add_truncated)
+{
+	stats_set reg;
+	size_t len = 0;
+
+	stats_set_init(&reg);
+	for (uint32_t id = 0; id < 6; id++)
+		add_component(&reg, id);
+	unsigned char *buf = stats_pack(&reg, &len);
+	ck_assert_int_eq(add_copy(buf, len, NULL), 0);
+	for (size_t k = 0; k < len; k++) {
+		cxl_err err = { 0 };
+		char want[64];
+		ck_assert_msg(add_copy(buf, k, &err) == CXL_EINTERNAL, "truncated at %zu of %zu",
+			      k, len);
+		ck_assert_int_eq(err.code, CXL_EINTERNAL);
+		snprintf(want, sizeof(want), "malformed statistics buffer (%zu bytes)", k);
+		ck_assert_str_eq(err.msg, want);
+	}
+	free(buf);
+	stats_set_free(&reg);
+}
+END_TEST
+
+START_TEST(test_stats_table_add_trailing_bytes)
+{
+	stats_set reg;
+	size_t len = 0;
+
+	stats_set_init(&reg);
+	add_component(&reg, 1);
+	unsigned char *buf = stats_pack(&reg, &len);
+	unsigned char *longer = calloc(len + 3, 1);
+	memcpy(longer, buf, len);
+	for (size_t extra = 1; extra <= 3; extra++)
+		ck_assert_int_eq(add_copy(longer, len + extra, NULL), CXL_EINTERNAL);
+	free(longer);
+	free(buf);
+	stats_set_free(&reg);
+}
+END_TEST
+
+/* Hand-made buffers, in the layout documented at the top of stats.c. */
+typedef struct hbuf hbuf;
+struct hbuf {
+	unsigned char b[256]; /* bytes */
+	size_t n;             /* bytes used */
+};
+
+static void hput(hbuf *h, const void *p, size_t len)
+{
+	ck_assert_uint_le(h->n + len, sizeof(h->b));
+	memcpy(h->b + h->n, p, len);
+	h->n += len;
+}
+
+#define HPUT(h, T, v) do { T hput_tmp_ = (v); hput((h), &hput_tmp_, sizeof(T)); } while (0)
+
+/* One component @id whose one entry is named @name, of kind byte @kind. */
+static void hentry_head(hbuf *h, uint32_t id, uint32_t nentries, const char *name,
+			uint8_t kind)
+{
+	HPUT(h, uint64_t, 1);
+	HPUT(h, uint32_t, id);
+	HPUT(h, uint32_t, nentries);
+	HPUT(h, uint16_t, (uint16_t)strlen(name));
+	hput(h, name, strlen(name));
+	HPUT(h, uint8_t, kind);
+}
+
+START_TEST(test_stats_table_add_hand_made_valid)
+{
+	hbuf h = { .n = 0 };
+	stats_set t;
+
+	hentry_head(&h, 9, 1, "hits", STATS_COUNTER);
+	HPUT(&h, uint64_t, 42);
+	stats_set_init(&t);
+	ck_assert_int_eq(stats_table_add(&t, h.b, h.n, NULL), 0);
+	ck_assert_int_eq(stats_table_sort(&t, NULL), 0);
+	ck_assert_uint_eq(stats_get(stats_find(&t, 9), "hits")->value, 42);
+	stats_set_free(&t);
+}
+END_TEST
+
+START_TEST(test_stats_table_add_bad_kind)
+{
+	static const uint8_t kinds[] = { 0, 3, 255 };
+
+	for (size_t k = 0; k < sizeof(kinds); k++) {
+		hbuf h = { .n = 0 };
+		cxl_err err = { 0 };
+		hentry_head(&h, 9, 1, "hits", kinds[k]);
+		HPUT(&h, uint64_t, 42);
+		ck_assert_int_eq(add_copy(h.b, h.n, &err), CXL_EINTERNAL);
+		ck_assert_int_eq(err.code, CXL_EINTERNAL);
+	}
+}
+END_TEST
+
+/* A histogram with one non-zero bucket @idx holding one value. */
+static void hist_buffer(hbuf *h, uint32_t idx)
+{
+	hentry_head(h, 5, 1, "lat", STATS_HIST);
+	HPUT(h, uint64_t, 1);          /* count */
+	HPUT(h, uint64_t, 100);        /* sum */
+	HPUT(h, uint64_t, 100);        /* min */
+	HPUT(h, uint64_t, 100);        /* max */
+	HPUT(h, uint32_t, 1);          /* nnz */
+	HPUT(h, uint32_t, idx);
+	HPUT(h, uint64_t, 1);
+}
+
+/* No value falls in a bucket above stats_bucket(UINT64_MAX): such an index is
+ * malformed (stats_bucket_low() of it would shift by 64 or more). */
+START_TEST(test_stats_table_add_bad_bucket_index)
+{
+	static const uint32_t bad[] = { 64 * STATS_SUB + 1, 100000, UINT32_MAX,
+					(64 - STATS_SUB_BITS + 1) * STATS_SUB, 64 * STATS_SUB };
+	hbuf ok = { .n = 0 };
+
+	hist_buffer(&ok, stats_bucket(100));
+	ck_assert_int_eq(add_copy(ok.b, ok.n, NULL), 0);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		hbuf h = { .n = 0 };
+		hist_buffer(&h, bad[k]);
+		ck_assert_msg(add_copy(h.b, h.n, NULL) == CXL_EINTERNAL,
+			      "bucket index %u accepted", bad[k]);
+	}
+}
+END_TEST
+
+/* A malformed buffer that names one stat twice must fail, not panic. */
+START_TEST(test_stats_table_add_duplicate_name)
+{
+	hbuf h = { .n = 0 };
+	cxl_err err = { 0 };
+
+	hentry_head(&h, 9, 2, "hits", STATS_COUNTER);
+	HPUT(&h, uint64_t, 1);
+	HPUT(&h, uint16_t, 4);
+	hput(&h, "hits", 4);
+	HPUT(&h, uint8_t, STATS_COUNTER);
+	HPUT(&h, uint64_t, 2);
+	ck_assert_int_eq(add_copy(h.b, h.n, &err), CXL_EINTERNAL);
+}
+END_TEST
+
+/* stats.h: stats_table_sort returns CXL_EINTERNAL if a component id came
+ * from two buffers (here: the same rank's bytes added twice). */
+START_TEST(test_stats_table_add_duplicate_component)
+{
+	stats_set reg, t;
+	size_t len = 0;
+	cxl_err err = { 0 };
+
+	stats_set_init(&reg);
+	stats_set_init(&t);
+	add_component(&reg, 4);
+	void *buf = stats_pack(&reg, &len);
+	ck_assert_int_eq(stats_table_add(&t, buf, len, &err), 0);
+	ck_assert_int_eq(stats_table_add(&t, buf, len, &err), 0);
+	ck_assert_int_eq(stats_table_sort(&t, &err), CXL_EINTERNAL);
+	ck_assert_int_eq(err.code, CXL_EINTERNAL);
+	ck_assert_str_eq(err.msg, "component 4 has statistics from two ranks");
+	free(buf);
+	stats_set_free(&reg);
+	stats_set_free(&t);
+}
+END_TEST
+
+/* --- registration errors and lookup --------------------------------------- */
+
+START_TEST(test_stats_register_counter_twice_panics)
+{
+	stats_set s;
+
+	stats_set_init(&s);
+	size_t ci = stats_comp_add(&s, 1);
+	stats_counter(&s, ci, "x");
+	stats_counter(&s, ci, "x");
+}
+END_TEST
+
+START_TEST(test_stats_register_hist_over_counter_panics)
+{
+	stats_set s;
+
+	stats_set_init(&s);
+	size_t ci = stats_comp_add(&s, 1);
+	stats_counter(&s, ci, "x");
+	stats_histogram(&s, ci, "x");
+}
+END_TEST
+
+START_TEST(test_stats_same_name_other_component_ok)
+{
+	stats_set s;
+
+	stats_set_init(&s);
+	size_t a = stats_comp_add(&s, 1), b = stats_comp_add(&s, 2);
+	uint64_t *x = stats_counter(&s, a, "x"), *y = stats_counter(&s, b, "x");
+	ck_assert_ptr_ne(x, y);
+	stats_histogram(&s, a, "y");
+	stats_set_free(&s);
+}
+END_TEST
+
+START_TEST(test_stats_find_and_get)
+{
+	static const uint32_t ids[] = { 500, 3, 11, 10, UINT32_MAX };
+	static const uint32_t absent[] = { 0, 2, 4, 12, 499, 501, UINT32_MAX - 1 };
+	stats_set reg, t;
+
+	stats_set_init(&reg);
+	stats_set_init(&t);
+	ck_assert_ptr_null(stats_find(&t, 3));
+	for (size_t i = 0; i < 5; i++) {
+		size_t ci = stats_comp_add(&reg, ids[i]);
+		*stats_counter(&reg, ci, "id") = ids[i];
+		stats_hist_add(stats_histogram(&reg, ci, "h"), ids[i]);
+	}
+	pack_into(&t, &reg);
+	ck_assert_int_eq(stats_table_sort(&t, NULL), 0);
+	for (size_t i = 0; i < 5; i++) {
+		const stats_comp *c = stats_find(&t, ids[i]);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_uint_eq(c->id, ids[i]);
+		const stats_entry *e = stats_get(c, "id");
+		ck_assert_int_eq(e->kind, STATS_COUNTER);
+		ck_assert_uint_eq(e->value, ids[i]);
+		e = stats_get(c, "h");
+		ck_assert_int_eq(e->kind, STATS_HIST);
+		ck_assert_uint_eq(e->h.max, ids[i]);
+		ck_assert_ptr_null(stats_get(c, "missing"));
+		ck_assert_ptr_null(stats_get(c, ""));
+		ck_assert_ptr_null(stats_get(c, "i"));
+	}
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		ck_assert_ptr_null(stats_find(&t, absent[i]));
+	stats_set_free(&reg);
+	stats_set_free(&t);
+}
+END_TEST
+
+Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *bucket = tcase_create("bucket");
+	TCase *hist = tcase_create("hist");
+	TCase *merge = tcase_create("pack_merge");
+	TCase *malformed = tcase_create("malformed");
+	TCase *registry = tcase_create("registry");
+
+	tcase_add_test(bucket, test_stats_bucket_small_values_exact);
+	tcase_add_test(bucket, test_stats_bucket_bounds_every_index);
+	tcase_add_test(bucket, test_stats_bucket_random_values_in_bounds);
+	tcase_add_test(bucket, test_stats_bucket_powers_of_two);
+	tcase_add_test(bucket, test_stats_bucket_near_uint64_max);
+	tcase_add_test(hist, test_stats_hist_empty);
+	tcase_add_test(hist, test_stats_hist_exact_summary);
+	tcase_add_test(hist, test_stats_hist_extremes);
+	tcase_add_test(hist, test_stats_hist_quantile_relative_error);
+	tcase_add_test(hist, test_stats_hist_quantile_small_values_exact);
+	tcase_add_test(hist, test_stats_hist_quantile_single_value);
+	tcase_add_test(hist, test_stats_hist_merge_equals_single);
+	tcase_add_test(hist, test_stats_hist_merge_empty);
+	tcase_add_test(merge, test_stats_pack_round_trip);
+	tcase_add_test(merge, test_stats_pack_empty_registry);
+	tcase_add_test(merge, test_stats_pack_extreme_values);
+	tcase_add_test(merge, test_stats_registry_pointers_stable);
+	tcase_add_test(merge, test_stats_merge_same_table_any_split);
+	tcase_add_test(malformed, test_stats_table_add_truncated);
+	tcase_add_test(malformed, test_stats_table_add_trailing_bytes);
+	tcase_add_test(malformed, test_stats_table_add_hand_made_valid);
+	tcase_add_test(malformed, test_stats_table_add_bad_kind);
+	tcase_add_test(malformed, test_stats_table_add_bad_bucket_index);
+	tcase_add_test(malformed, test_stats_table_add_duplicate_name);
+	tcase_add_test(malformed, test_stats_table_add_duplicate_component);
+	tcase_add_test_raise_signal(registry, test_stats_register_counter_twice_panics, SIGABRT);
+	tcase_add_test_raise_signal(registry, test_stats_register_hist_over_counter_panics,
+				    SIGABRT);
+	tcase_add_test(registry, test_stats_same_name_other_component_ok);
+	tcase_add_test(registry, test_stats_find_and_get);
+	tcase_set_timeout(hist, 30);
+	tcase_set_timeout(malformed, 30);
+	suite_add_tcase(s, bucket);
+	suite_add_tcase(s, hist);
+	suite_add_tcase(s, merge);
+	suite_add_tcase(s, malformed);
+	suite_add_tcase(s, registry);
+	return s;
+}
