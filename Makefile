@@ -156,5 +156,7 @@ clean:
 
 FORCE:
 .PHONY: FORCE
+# keep objects of pattern-built programs (bench) between runs
+.SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d

@@ -32,6 +32,7 @@ struct evpool {
 
 void evpool_init(evpool *p);
 void evpool_destroy(evpool *p);
+/* evpool__grow - add one slab of EVPOOL_SLAB events to the free list. */
 void evpool__grow(evpool *p);
 
 /* evpool_get - a zeroed event owned by @owner (an enum cxl_owner). */

@@ -68,7 +68,8 @@ static inline uint64_t rng_below(cxl_rng *r, uint64_t n)
 {
 	for (;;) {
 		uint64_t x = rng_u64(r);
-		unsigned __int128 m = (unsigned __int128)x * n;
+		__extension__ typedef unsigned __int128 u128;
+		u128 m = (u128)x * n;
 		uint64_t lo = (uint64_t)m;
 		if (lo >= n || lo >= (uint64_t)(-n) % n)
 			return (uint64_t)(m >> 64);

@@ -262,6 +262,8 @@ void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
 	if (port >= c->nports)
 		CXL_PANIC("%s sends on port %u, it has %u", c->name, port, c->nports);
 	const sim_port *p = &c->ports[port];
+	if (!p->latency)
+		CXL_PANIC("%s sends on port %u, which no link connects", c->name, port);
 	ev->dst_port = p->peer_port;
 	enqueue(c, ev, p->peer, delay + p->latency);
 }
@@ -275,7 +277,9 @@ void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
 {
 	const sim_graph *g = c->eng->g;
 
-	if (!g->global_lookahead || delay < g->global_lookahead)
+	if (!g->global_lookahead)
+		CXL_PANIC("%s: global send, but the system declares no global lookahead", c->name);
+	if (delay < g->global_lookahead)
 		CXL_PANIC("%s: global send with delay %llu ps below the declared global lookahead %llu ps",
 			  c->name, (unsigned long long)delay,
 			  (unsigned long long)g->global_lookahead);
