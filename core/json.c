@@ -124,6 +124,12 @@ void json_bool(json_w *w, int v)
 	fputs(v ? "true" : "false", w->f);
 }
 
+void json_null(json_w *w)
+{
+	item(w);
+	fputs("null", w->f);
+}
+
 void json_finish(json_w *w)
 {
 	CXL_ASSERT(w->depth == 0);

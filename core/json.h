@@ -39,6 +39,7 @@ void json_i64(json_w *w, int64_t v);
 void json_dbl(json_w *w, double v);
 void json_str(json_w *w, const char *s);
 void json_bool(json_w *w, int v);
+void json_null(json_w *w);
 /* json_finish - newline after the top-level value. */
 void json_finish(json_w *w);
 

@@ -117,7 +117,7 @@ static void run_section(const output_run *o, json_w *w)
 	json_key(w, "events_per_window"); json_dbl(w, windows ? (double)events / (double)windows : 0.0);
 	json_key(w, "lookahead_ps");
 	if (o->lookahead == SIM_TIME_MAX)
-		json_str(w, "none");
+		json_null(w); /* one rank, or nothing cut: no lookahead applies */
 	else
 		json_u64(w, o->lookahead);
 	json_key(w, "edge_cut"); json_u64(w, o->edge_cut);

@@ -11,6 +11,16 @@
  * arbitrary LPs, which conservative engines allow only above that floor.
  * The handled event itself is re-sent (zero allocation per event).
  *
+ * Neighbourhood (`phold.neighbours`):
+ *   "all"   the classic PHOLD above: a remote event goes to any LP, sent
+ *           with sim_send_global above the declared global lookahead;
+ *   "ring"  the LPs form a ring of links of latency `lookahead`; a remote
+ *           event goes to the left or right neighbour over its link (same
+ *           delay distribution: the exponential part plus the link).  The
+ *           lookahead then comes from the links a partition cuts, and a rank
+ *           talks to its ring neighbours only: this is the mode that
+ *           exercises link sends and sparse neighbour sets across ranks.
+ *
  * The population of events is constant (N x start_events), which is what
  * makes PHOLD a clean measure of engine overhead: compare committed events
  * per second with other PDES engines on the same parameters.
@@ -34,6 +44,7 @@ struct phold_lp {
 	double remote;         /* probability of a uniformly random destination */
 	sim_time lookahead;    /* minimum delay, ps */
 	double extra_mean;     /* mean of the exponential part, ps */
+	int ring;              /* 1: remote events go to a ring neighbour */
 	uint64_t *events;      /* events handled */
 	uint64_t *sent_remote; /* events sent to another LP */
 	uint64_t *delay_sum;   /* sum of the delays drawn, ps */
@@ -50,6 +61,8 @@ static const cfg_key phold_keys[] = {
 	  "minimum delay of every event; declared as the global lookahead" },
 	{ "phold.mean", CFG_TIME, "1ns", "1ps", NULL, NULL,
 	  "mean delay: lookahead + exponential with mean (mean - lookahead)" },
+	{ "phold.neighbours", CFG_ENUM, "all", NULL, NULL, "all|ring",
+	  "all: remote events go to any LP (classic); ring: to a ring neighbour over a link" },
 };
 
 static const cfg_schema phold_schema = {
@@ -71,6 +84,7 @@ static int lp_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	p->remote = cfg_float(cf, "phold.remote");
 	p->lookahead = cfg_time(cf, "phold.lookahead");
 	p->extra_mean = (double)(cfg_time(cf, "phold.mean") - p->lookahead);
+	p->ring = cfg_enum(cf, "phold.neighbours") == 1;
 	p->events = sim_stat_counter(c, "events");
 	p->sent_remote = sim_stat_counter(c, "sent_remote");
 	p->delay_sum = sim_stat_counter(c, "delay_sum_ps");
@@ -88,11 +102,22 @@ static void lp_event(sim_comp *c, void *state, cxl_event *ev)
 	uint32_t dst = c->id;
 
 	(*p->events)++;
-	if (rng_uniform(sim_rng(c)) < p->remote)
-		dst = (uint32_t)rng_below(sim_rng(c), p->nlps);
-	*p->sent_remote += dst != c->id;
+	int remote = rng_uniform(sim_rng(c)) < p->remote;
 	sim_time d = draw_delay(c, p);
 	*p->delay_sum += d;
+	if (p->ring) {
+		if (remote) {
+			(*p->sent_remote)++;
+			/* the link adds the lookahead: send the rest of the delay */
+			sim_send_port(c, ev, (uint16_t)rng_below(sim_rng(c), 2), d - p->lookahead);
+		} else {
+			sim_send_self(c, ev, d);
+		}
+		return;
+	}
+	if (remote)
+		dst = (uint32_t)rng_below(sim_rng(c), p->nlps);
+	*p->sent_remote += dst != c->id;
 	sim_send_global(c, ev, dst, d);
 }
 
@@ -119,7 +144,15 @@ static int build(const cfg *cf, sim_graph *g, cxl_err *err)
 		snprintf(name, sizeof(name), "lp%" PRId64, i);
 		graph_add_comp(g, &phold_ops, name, 1);
 	}
-	g->global_lookahead = la;
+	if (cfg_enum(cf, "phold.neighbours") == 0) {
+		g->global_lookahead = la;
+		return 0;
+	}
+	if (n < 2)
+		return cfg_error_at(cf, "phold.lps", err, "a ring needs at least 2 LPs (got %" PRId64 ")", n);
+	/* port 1 of lp i joins port 0 of lp i+1 */
+	for (int64_t i = 0; i < n; i++)
+		graph_add_link(g, (uint32_t)i, 1, (uint32_t)((i + 1) % n), 0, la, 1);
 	return 0;
 }
 

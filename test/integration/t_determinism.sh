@@ -1,16 +1,19 @@
 # t_determinism.sh - same config + seed => byte-identical summary and components
 # for 1, 2, 3, 4 ranks and every partitioner (design §4).
 
+# small_cfg REMOTE [NEIGHBOURS] : a small PHOLD config in phold.cfg
 small_cfg() {
 	cat > phold.cfg <<CFG
 simulation = { end = "300ns"; seed = 11; };
-phold = { lps = 300; start_events = 2; remote = $1; lookahead = "100ps"; mean = "1ns"; };
+phold = { lps = 300; start_events = 2; remote = $1; lookahead = "100ps"; mean = "1ns";
+          neighbours = "${2:-all}"; };
 CFG
 }
 
-# same_everywhere REMOTE : run on 1..4 ranks x {block, roundrobin}, compare to 1 rank
+# same_everywhere REMOTE [NEIGHBOURS] : run on 1..4 ranks x {block, roundrobin},
+# compare to 1 rank
 same_everywhere() {
-	small_cfg "$1"
+	small_cfg "$1" "${2:-all}"
 	cxl 1 -q phold.cfg -o r1 || fail "1-rank run failed" || return 1
 	results r1/stats.json > ref
 	[ -s ref ] || fail "no summary in stats.json" || return 1
@@ -26,6 +29,19 @@ same_everywhere() {
 test_phold_identical_across_ranks_and_partitioners() { same_everywhere 0.25; }
 test_phold_all_remote_identical() { same_everywhere 1.0; }
 test_phold_no_remote_identical() { same_everywhere 0; }
+
+# Ring mode: link sends, lookahead from cut links, and (4 ranks, block: each
+# rank has 2 of 3 possible neighbours) the sparse path with one allreduce.
+test_ring_links_identical_across_ranks_and_partitioners() { same_everywhere 0.5 ring; }
+
+test_ring_lookahead_from_cut_links() {
+	small_cfg 0.5 ring
+	cxl 4 -q phold.cfg -o out || return 1
+	[ "$(json_num out/stats.json lookahead_ps)" = 100 ] || fail "lookahead is not the link latency" || return 1
+	[ "$(json_num out/stats.json edge_cut)" = 4 ] || fail "block on a ring of 4 parts cuts 4 links"
+	cxl 1 -q phold.cfg -o one || return 1
+	grep -q '"lookahead_ps": null' one/stats.json || fail "one rank: lookahead should be null"
+}
 
 test_seed_changes_results() {
 	small_cfg 0.25
