@@ -1,21 +1,44 @@
 /*
- * core/evq.h - the rank's pending-event set: an implicit 4-ary min-heap.
+ * core/evq.h - the rank's pending-event set: a ladder queue (Tang, Goh and
+ * Thng, "Ladder Queue: An O(1) Priority Queue Structure for Large-Scale
+ * Discrete Event Simulation", ACM TOMACS 15(3), 2005), bucketed on time
+ * alone, with an exactly key-ordered bottom.
  *
  * Order (the deterministic ordering key, a total order):
  *     (time, dst component, src component, src sequence number)
  * No two events share a key (a source never reuses a sequence number), so
  * the pop order is fully defined and does not depend on insertion order,
  * which changes with the rank count.  A process-local insertion counter
- * would NOT be enough for that reason.
+ * would NOT be enough for that reason.  Pops come out in exactly the order
+ * of evq_key_lt, whatever the times (0 .. SIM_TIME_MAX - 1), component ids
+ * or number of events sharing one time.
  *
- * Entries hold the key inline next to the event pointer (32 bytes), so
- * sifting touches only the heap array, never the events.  The 4-ary layout
- * puts a node's four children in one 128-byte span.  Why a 4-ary heap: it
- * was measured against a binary heap and a calendar queue on the PHOLD hold
- * model, see test/bench/evq_bench.c and the README section "Event queue".
+ * Structure (events move only downwards, each at most once per level):
+ *   top     unsorted list of events at or after top_start
+ *   rungs   rung r splits a time range into 2^shift-ps buckets of unsorted
+ *           lists; rung r+1 refines one bucket of rung r.  A bucket with
+ *           few events, or whose events all share one time (it can never
+ *           be split by time), goes to the bottom instead.
+ *   bottom  the earliest events: a run sorted by the full key (popped from
+ *           its end) plus a small min-heap for events pushed later into the
+ *           bottom's time range (zero-delay sends, early remote events).
+ * Every event in the bottom is earlier than every event in a rung, rung
+ * r+1 is earlier than rung r, and rung 0 is earlier than top.  While the
+ * queue is not empty the bottom is not empty (after the first pop), so
+ * evq_peek_time() is one load.
  *
- * Complexity: push O(log4 n), pop O(4 log4 n), peek O(1).  Memory: 32 bytes
- * per pending event; the array doubles when full and never shrinks.
+ * Why a ladder queue: measured against the 4-ary heap it replaced, a binary
+ * heap and a calendar queue on the PHOLD hold model (test/bench/evq_bench.c)
+ * and in the engine itself: PHOLD on 1 rank runs 1.7x (4096 pending
+ * events) to 2.5x (65536) the heap's events/s; the table is in core/evq.c.
+ *
+ * Complexity: push O(1) (O(log b) into a bottom of b events), pop O(1)
+ * amortised for time distributions the buckets can split; a burst of k
+ * events with one identical time costs O(k log k) once, to sort it.
+ * Memory: 24 bytes per event in top or a rung, 32 in the bottom, 4 per
+ * bucket; arrays grow to the peak and are reused (no allocation in steady
+ * state), never shrink, and are freed by evq_destroy().  Not thread-safe:
+ * one queue per rank.
  */
 #ifndef CXL_CORE_EVQ_H
 #define CXL_CORE_EVQ_H
@@ -25,6 +48,9 @@
 
 #include "core/event.h"
 
+#define EVQ_RUNGS 8          /* most rungs; deeper buckets are sorted */
+#define EVQ_NIL UINT32_MAX   /* end of a node list */
+
 typedef struct evq_entry evq_entry;
 struct evq_entry {
 	sim_time time; /* event time, ps */
@@ -33,14 +59,61 @@ struct evq_entry {
 	cxl_event *ev; /* the event */
 };
 
-typedef struct evq evq;
-struct evq {
-	evq_entry *a; /* heap array, a[0] is the minimum */
-	size_t n;     /* entries in use */
-	size_t cap;   /* capacity of a */
+/* A queued event in top or a rung: a node of an index-linked list. */
+typedef struct evq_node evq_node;
+struct evq_node {
+	sim_time time; /* ev->time, ps (bucketing reads only this) */
+	cxl_event *ev; /* the event; the rest of the key is read at sort time */
+	uint32_t next; /* next node of the list, EVQ_NIL at the end */
 };
 
+/*
+ * One rung: buckets [start + b*2^shift, start + (b+1)*2^shift), b < nb.
+ * It holds the events with rcur <= time < (rung above's rcur, or top_start
+ * for rung 0); buckets below `cur` are empty.
+ */
+typedef struct evq_rung evq_rung;
+struct evq_rung {
+	uint32_t *head; /* bucket list heads, EVQ_NIL if empty */
+	size_t cap;     /* allocated heads */
+	size_t nb;      /* buckets in use */
+	size_t cur;     /* first bucket that may hold events */
+	sim_time start; /* start of bucket 0, ps */
+	sim_time rcur;  /* earliest time this rung accepts, ps */
+	unsigned shift; /* bucket width is 2^shift ps */
+};
+
+/* A growable array of entries. */
+typedef struct evq_vec evq_vec;
+struct evq_vec {
+	evq_entry *a; /* entries */
+	size_t n;     /* in use */
+	size_t cap;   /* allocated */
+};
+
+typedef struct evq evq;
+struct evq {
+	size_t n;                   /* events queued */
+	sim_time min_time;          /* time of the minimum event, SIM_TIME_MAX if empty */
+	evq_vec run;                /* bottom: sorted by key, descending (min at end) */
+	evq_vec ins;                /* bottom: min-heap of events pushed after the sort */
+	evq_vec scratch;            /* merge-sort buffer, swapped with run */
+	uint32_t top;               /* top list head */
+	size_t ntop;                /* events in top */
+	sim_time top_min;           /* earliest time in top, ps */
+	sim_time top_max;           /* latest time in top, ps */
+	sim_time top_start;         /* events at or after this go to top, ps */
+	evq_rung rung[EVQ_RUNGS];   /* rungs 0 .. nrungs-1, deeper = earlier, finer */
+	size_t nrungs;              /* rungs in use */
+	evq_node *node;             /* node store for top and rungs */
+	uint32_t cap_node;          /* allocated nodes */
+	uint32_t free_node;         /* free-node list head, EVQ_NIL if none */
+};
+
+/* evq_init - an empty queue; allocates nothing. */
 void evq_init(evq *q);
+
+/* evq_destroy - free the queue's memory (not the events it still holds). */
 void evq_destroy(evq *q);
 
 /* evq_key_lt - true if entry @x orders strictly before @y. */
@@ -59,26 +132,34 @@ static inline evq_entry evq_entry_of(cxl_event *ev)
 	return (evq_entry){ ev->time, ((uint64_t)ev->dst << 32) | ev->src, ev->seq, ev };
 }
 
-/* evq_push - insert @ev (its time, dst, src and seq must be set). */
+/*
+ * evq_push - insert @ev: its time (< SIM_TIME_MAX), dst, src and seq must
+ * be set and its owner must be CXL_OWN_QUEUE (asserted).  Any time is
+ * accepted, including times before the current minimum.
+ */
 void evq_push(evq *q, cxl_event *ev);
 
-/* evq_pop - remove and return the minimum event; the queue must not be empty. */
+/* evq_pop - remove and return the minimum event; the queue must not be empty (asserted). */
 cxl_event *evq_pop(evq *q);
 
 /* evq_peek_time - time of the minimum event, SIM_TIME_MAX if empty. */
 static inline sim_time evq_peek_time(const evq *q)
 {
-	return q->n ? q->a[0].time : SIM_TIME_MAX;
+	return q->min_time;
 }
 
+/* evq_size - events queued. */
 static inline size_t evq_size(const evq *q)
 {
 	return q->n;
 }
 
 /*
- * evq_check - validate the heap property and owners; returns the number of
- * violations found (0 for a sound queue).  O(n): for tests and debug builds.
+ * evq_check - validate the whole structure: every event's owner and time,
+ * the time ranges of top, rungs and bottom, bucket placement, the bottom's
+ * order, the cached minimum, the count, and the node store (no lost or
+ * doubly linked node).  Returns the number of violations (0 for a sound
+ * queue).  O(n + nodes + buckets): for tests and debugging.
  */
 size_t evq_check(const evq *q);
 
