@@ -124,6 +124,46 @@ static void entvec_push(entvec *v, evq_entry e)
 	v->a[v->n++] = e;
 }
 
+/* ----------------------------------------- d-ary heap sifts (a), (b), (c) */
+
+/*
+ * One pair of sift loops for every heap here; `d` is a constant at each call
+ * site, so the compiler specialises them (same code as hand-written loops).
+ */
+static inline void dheap_up(evq_entry *a, size_t i, evq_entry e, size_t d)
+{
+	while (i > 0) {
+		size_t parent = (i - 1) / d;
+		if (!evq_key_lt(&e, &a[parent]))
+			break;
+		a[i] = a[parent];
+		i = parent;
+	}
+	a[i] = e;
+}
+
+/* Remove a[0] from a heap of n + 1 entries (n after removal); returns its event. */
+static inline cxl_event *dheap_pop(evq_entry *a, size_t n, size_t d)
+{
+	cxl_event *top = a[0].ev;
+	evq_entry last = a[n];
+	size_t i = 0, c;
+
+	while ((c = d * i + 1) < n) {
+		size_t best = c, end = c + d < n ? c + d : n;
+		for (size_t k = c + 1; k < end; k++)
+			if (evq_key_lt(&a[k], &a[best]))
+				best = k;
+		if (!evq_key_lt(&a[best], &last))
+			break;
+		a[i] = a[best];
+		i = best;
+	}
+	if (n)
+		a[i] = last;
+	return top;
+}
+
 /* ----------------------------------------------- (a) binary heap, inline */
 
 static void *bh_create(void)
@@ -145,35 +185,14 @@ static void bh_push(void *qp, cxl_event *ev)
 	evq_entry e = evq_entry_of(ev);
 
 	entvec_push(q, e);
-	size_t i = q->n - 1;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (!evq_key_lt(&e, &q->a[parent]))
-			break;
-		q->a[i] = q->a[parent];
-		i = parent;
-	}
-	q->a[i] = e;
+	dheap_up(q->a, q->n - 1, e, 2);
 }
 
 static cxl_event *bh_pop(void *qp)
 {
 	entvec *q = qp;
-	cxl_event *top = q->a[0].ev;
-	evq_entry last = q->a[--q->n];
-	size_t n = q->n, i = 0, c;
 
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && evq_key_lt(&q->a[c + 1], &q->a[c]))
-			c++;
-		if (!evq_key_lt(&q->a[c], &last))
-			break;
-		q->a[i] = q->a[c];
-		i = c;
-	}
-	if (n)
-		q->a[i] = last;
-	return top;
+	return dheap_pop(q->a, --q->n, 2);
 }
 
 /* ---------------------------------- (b) 4-ary heap, inline keys */
@@ -189,37 +208,14 @@ static void q4_push(void *qp, cxl_event *ev)
 	evq_entry e = evq_entry_of(ev);
 
 	entvec_push(q, e);
-	size_t i = q->n - 1;
-	while (i > 0) {
-		size_t parent = (i - 1) / 4;
-		if (!evq_key_lt(&e, &q->a[parent]))
-			break;
-		q->a[i] = q->a[parent];
-		i = parent;
-	}
-	q->a[i] = e;
+	dheap_up(q->a, q->n - 1, e, 4);
 }
 
 static cxl_event *q4_pop(void *qp)
 {
 	entvec *q = qp;
-	cxl_event *top = q->a[0].ev;
-	evq_entry last = q->a[--q->n];
-	size_t n = q->n, i = 0, c;
 
-	while ((c = 4 * i + 1) < n) {
-		size_t best = c, end = c + 4 < n ? c + 4 : n;
-		for (size_t k = c + 1; k < end; k++)
-			if (evq_key_lt(&q->a[k], &q->a[best]))
-				best = k;
-		if (!evq_key_lt(&q->a[best], &last))
-			break;
-		q->a[i] = q->a[best];
-		i = best;
-	}
-	if (n)
-		q->a[i] = last;
-	return top;
+	return dheap_pop(q->a, --q->n, 4);
 }
 
 /* ------------------------------- 4-ary heap, children on a cache line */
@@ -271,38 +267,14 @@ static void ah_push(void *qp, cxl_event *ev)
 
 	if (q->n == q->cap)
 		ah_grow(q);
-	evq_entry e = evq_entry_of(ev);
-	size_t i = q->n++;
-	while (i > 0) {
-		size_t parent = (i - 1) / 4;
-		if (!evq_key_lt(&e, &q->a[parent]))
-			break;
-		q->a[i] = q->a[parent];
-		i = parent;
-	}
-	q->a[i] = e;
+	dheap_up(q->a, q->n++, evq_entry_of(ev), 4);
 }
 
 static cxl_event *ah_pop(void *qp)
 {
 	aheap *q = qp;
-	cxl_event *top = q->a[0].ev;
-	evq_entry last = q->a[--q->n];
-	size_t n = q->n, i = 0, c;
 
-	while ((c = 4 * i + 1) < n) {
-		size_t best = c, end = c + 4 < n ? c + 4 : n;
-		for (size_t k = c + 1; k < end; k++)
-			if (evq_key_lt(&q->a[k], &q->a[best]))
-				best = k;
-		if (!evq_key_lt(&q->a[best], &last))
-			break;
-		q->a[i] = q->a[best];
-		i = best;
-	}
-	if (n)
-		q->a[i] = last;
-	return top;
+	return dheap_pop(q->a, --q->n, 4);
 }
 
 /* ---------------------------------------------- list nodes for calendar */
