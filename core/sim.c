@@ -171,12 +171,15 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 		rc = c->ops->init(c, c->state, e->cf, &local);
 	}
 	if (e->nranks > 1) {
-		/* the lowest failing rank reports; everyone returns its code */
+		/* the lowest failing rank reports; every rank returns the worst code */
 		int bad = xport_max_int(rc ? e->nranks - e->rank : 0);
-		if (bad && !rc)
-			return CXL_EINVAL;
-		if (bad && e->nranks - e->rank != bad)
-			return rc;
+		if (!bad)
+			return 0;
+		int code = -xport_max_int(-rc);
+		if (!rc || e->nranks - e->rank != bad)
+			return code;
+		cxl_err_set(err, local.code, "%s", local.msg);
+		return code;
 	}
 	if (rc)
 		return cxl_err_set(err, local.code, "%s", local.msg);
@@ -236,6 +239,9 @@ static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
 
 	if (ev->owner != CXL_OWN_HANDLER && ev->owner != CXL_OWN_MODEL)
 		CXL_PANIC("%s sends an event it does not own (owner %d)", c->name, ev->owner);
+	if (delay > SIM_TIME_MAX - 1 - e->now)
+		CXL_PANIC("%s sends with delay %llu ps: the time would overflow", c->name,
+			  (unsigned long long)delay);
 	ev->time = e->now + delay;
 	ev->dst = dst;
 	ev->src = c->id;

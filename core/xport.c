@@ -3,6 +3,7 @@
  */
 #include "core/xport.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ struct xport {
 	MPI_Request *req;  /* one send request per neighbour */
 	cxl_event *in;     /* receive buffer */
 	int parity;        /* window parity: which tag this exchange uses */
+	int complete;      /* every rank has every other as neighbour (agreed) */
+	MPI_Datatype ev_type; /* one event: 64 contiguous bytes */
 	size_t in_cap;     /* its capacity in events */
 };
 
@@ -71,6 +74,12 @@ xport *xport_create(int rank, int nranks, const uint8_t *neighbour)
 		b->n = 1; /* slot 0: the header */
 	}
 	x->req = xmalloc((size_t)(x->nnb ? x->nnb : 1) * sizeof(*x->req));
+	MPI_Type_contiguous((int)sizeof(cxl_event), MPI_BYTE, &x->ev_type);
+	MPI_Type_commit(&x->ev_type);
+	/* all ranks must take the same branch each window: agree on it once */
+	int mine = x->nnb == nranks - 1, all;
+	MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	x->complete = all;
 	return x;
 }
 
@@ -84,6 +93,7 @@ void xport_destroy(xport *x)
 	free(x->nb);
 	free(x->req);
 	free(x->in);
+	MPI_Type_free(&x->ev_type);
 	free(x);
 }
 
@@ -102,26 +112,26 @@ void xport_post(xport *x, int dst, const cxl_event *ev)
 
 int xport_complete(const xport *x)
 {
-	return x->nnb == x->nranks - 1;
+	return x->complete;
 }
 
 static sim_time recv_one(xport *x, xport_deliver_fn *deliver, void *ctx)
 {
 	MPI_Status st;
-	int bytes;
+	int count;
 
 	MPI_Probe(MPI_ANY_SOURCE, TAG_EVENTS + x->parity, MPI_COMM_WORLD, &st);
-	MPI_Get_count(&st, MPI_BYTE, &bytes);
-	size_t n = (size_t)bytes / sizeof(cxl_event);
+	MPI_Get_count(&st, x->ev_type, &count);
+	size_t n = count > 0 ? (size_t)count : 0;
 	if (n > x->in_cap) {
 		x->in_cap = n * 2;
 		free(x->in);
 		x->in = xmalloc(x->in_cap * sizeof(*x->in));
 	}
-	MPI_Recv(x->in, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_EVENTS + x->parity, MPI_COMM_WORLD,
+	MPI_Recv(x->in, count, x->ev_type, st.MPI_SOURCE, TAG_EVENTS + x->parity, MPI_COMM_WORLD,
 		 MPI_STATUS_IGNORE);
 	if (n < 1 || x->in[0].seq + 1 != n)
-		CXL_PANIC("malformed event batch from rank %d (%d bytes)", st.MPI_SOURCE, bytes);
+		CXL_PANIC("malformed event batch from rank %d (%d events)", st.MPI_SOURCE, count);
 	for (size_t i = 1; i < n; i++)
 		deliver(ctx, &x->in[i]);
 	return x->in[0].time;
@@ -134,7 +144,10 @@ sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, voi
 	for (int i = 0; i < x->nnb; i++) {
 		batch *b = &x->out[x->nb[i]];
 		b->ev[0] = (cxl_event){ .time = bound, .seq = b->n - 1 };
-		MPI_Isend(b->ev, (int)(b->n * sizeof(cxl_event)), MPI_BYTE, x->nb[i],
+		if (b->n > (size_t)INT_MAX)
+			CXL_PANIC("%zu events for rank %d in one window (at most %d)", b->n,
+				  x->nb[i], INT_MAX);
+		MPI_Isend(b->ev, (int)b->n, x->ev_type, x->nb[i],
 			  TAG_EVENTS + x->parity, MPI_COMM_WORLD, &x->req[i]);
 	}
 	for (int i = 0; i < x->nnb; i++) {

@@ -41,6 +41,7 @@ void xport_stop(void);
 /**
  * xport_create - batches for the ranks flagged in @neighbour[0..nranks-1]
  * (the own rank's flag is ignored).  The flags must be symmetric.
+ * Collective: every rank calls it.
  */
 xport *xport_create(int rank, int nranks, const uint8_t *neighbour);
 void xport_destroy(xport *x);
@@ -56,7 +57,12 @@ typedef void xport_deliver_fn(void *ctx, const cxl_event *ev);
  */
 sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, void *ctx);
 
-/* xport_complete - 1 if every other rank is a neighbour (no collective needed). */
+/*
+ * xport_complete - 1 if every rank has every other rank as neighbour (then no
+ * window needs a collective).  Agreed by all ranks in xport_create (one
+ * allreduce): a rank that alone saw itself complete would skip the window's
+ * allreduce the others wait in.
+ */
 int xport_complete(const xport *x);
 
 /* xport_min_u64 - global minimum of @v (the window's one collective). */

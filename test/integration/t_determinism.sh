@@ -58,3 +58,13 @@ test_repeat_run_identical() {
 	cxl 3 -q phold.cfg -o b --partition roundrobin || return 1
 	results a/stats.json | cmp -s - <(results b/stats.json) || fail "two identical 3-rank runs differ"
 }
+
+# Regression: a ring of 7 LPs round-robin on 4 ranks cuts like a star (ranks
+# 0 and 2 neighbour everyone, 1 and 3 do not).  Ranks once disagreed on
+# whether a window needs the allreduce, and the job hung.
+test_star_shaped_cut_does_not_hang() {
+	printf 'simulation = { end = "200ns"; seed = 2; };\nphold = { lps = 7; remote = 0.7; neighbours = "ring"; };\n' > star.cfg
+	cxl 1 -q star.cfg -o one || return 1
+	TIMEOUT=60 cxl 4 -q star.cfg -o four --partition roundrobin || fail "4 ranks, star-shaped cut: failed or hung" || return 1
+	results one/stats.json | cmp -s - <(results four/stats.json) || fail "results differ from 1 rank"
+}
