@@ -1,0 +1,235 @@
+/*
+ * models/fabric.c - building a fabric and expanding it into the engine's
+ * graph (see fabric.h): nodes, connections, PBR ids, the traffic estimate
+ * behind the partitioner weights, and graph emission.
+ */
+#include "models/fabric.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xmalloc.h"
+
+const char *const fab_kind_name[FAB_NKIND] = {
+	[FAB_HOST] = "host", [FAB_ACCEL] = "accel", [FAB_MEMORY] = "memory",
+	[FAB_SWITCH] = "switch", [FAB_BUS] = "bus",
+};
+
+void fab_init(fabric *f, const char *kind_name, sim_time link_latency)
+{
+	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency };
+}
+
+void fab_free(fabric *f)
+{
+	for (uint32_t i = 0; i < f->nnode; i++)
+		free(f->node[i].name);
+	free(f->node);
+	free(f->conn);
+	free(f->adj);
+	free(f->pbr_node);
+	fab_route_free(&f->route);
+	*f = (fabric){ 0 };
+}
+
+uint32_t fab_add_node(fabric *f, enum fab_kind kind, const char *name)
+{
+	CXL_ASSERT(kind != FAB_BUS && kind < FAB_NKIND);
+	if (f->nnode == f->cap_node) {
+		f->cap_node = f->cap_node ? 2 * f->cap_node : 64;
+		f->node = xrealloc(f->node, f->cap_node * sizeof(*f->node));
+	}
+	f->node[f->nnode] = (fab_node){ .kind = (uint8_t)kind, .pbr = FAB_NO_PBR,
+					.name = xstrdup(name) };
+	f->count[kind]++;
+	return f->nnode++;
+}
+
+int fab_connect(fabric *f, uint32_t a, uint32_t b, cxl_err *err)
+{
+	CXL_ASSERT(a < f->nnode && b < f->nnode);
+	fab_node *na = &f->node[a], *nb = &f->node[b];
+
+	if (a == b)
+		return cxl_err_set(err, CXL_EINVAL, "%s is connected to itself", na->name);
+	for (int i = 0; i < 2; i++) {
+		const fab_node *n = i ? nb : na;
+		if (fab_is_endpoint(n) && n->nports)
+			return cxl_err_set(err, CXL_EINVAL,
+					   "%s %s has a second connection (an endpoint has exactly one port)",
+					   fab_kind_name[n->kind], n->name);
+		if (n->nports >= FAB_MAX_PORTS)
+			return cxl_err_set(err, CXL_EINVAL, "%s has more than %d ports",
+					   n->name, FAB_MAX_PORTS);
+	}
+	if (f->nconn == f->cap_conn) {
+		f->cap_conn = f->cap_conn ? 2 * f->cap_conn : 64;
+		f->conn = xrealloc(f->conn, f->cap_conn * sizeof(*f->conn));
+	}
+	f->conn[f->nconn++] = (fab_conn){ .a = a, .b = b, .aport = (uint16_t)na->nports++,
+					  .bport = (uint16_t)nb->nports++ };
+	f->count[FAB_BUS]++;
+	return 0;
+}
+
+uint32_t fab_find(const fabric *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nnode; i++)
+		if (!strcmp(f->node[i].name, name))
+			return i;
+	return UINT32_MAX;
+}
+
+/* CSR adjacency: node n's connections in port order at adj[node.adj ...]. */
+static void build_adjacency(fabric *f)
+{
+	uint32_t off = 0;
+
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		f->node[n].adj = off;
+		off += f->node[n].nports;
+	}
+	f->adj = xmalloc((off ? off : 1) * sizeof(*f->adj));
+	for (uint32_t c = 0; c < f->nconn; c++) {
+		const fab_conn *k = &f->conn[c];
+		f->adj[f->node[k->a].adj + k->aport] = c;
+		f->adj[f->node[k->b].adj + k->bport] = c;
+	}
+}
+
+static int assign_pbr(fabric *f, cxl_err *err)
+{
+	uint32_t ne = 0;
+
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		if (!fab_is_endpoint(&f->node[n]))
+			continue;
+		if (!f->node[n].nports)
+			return cxl_err_set(err, CXL_EINVAL, "%s %s is connected to nothing",
+					   fab_kind_name[f->node[n].kind], f->node[n].name);
+		ne++;
+	}
+	if (ne > FAB_MAX_PBR)
+		return cxl_err_set(err, CXL_EINVAL,
+				   "%u endpoints (hosts, accelerators, memories) exceed the %d edge ports "
+				   "a PBR fabric can address (12-bit ids)", ne, FAB_MAX_PBR);
+	f->pbr_node = xmalloc((ne ? ne : 1) * sizeof(*f->pbr_node));
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		if (fab_is_endpoint(&f->node[n])) {
+			f->node[n].pbr = (uint16_t)f->npbr;
+			f->pbr_node[f->npbr++] = n;
+		}
+	}
+	return 0;
+}
+
+/* Walk the oblivious route src -> dst, adding one packet to every connection
+ * and node on it (node_load may be NULL).  Returns the connections crossed,
+ * 0 if dst is unreachable. */
+static uint32_t walk(fabric *f, uint32_t src, uint32_t dst, uint64_t *node_load)
+{
+	uint32_t n = src, hops = 0, sp = f->node[src].pbr, dp = f->node[dst].pbr;
+
+	for (;;) {
+		int port = 0;
+		if (f->node[n].kind == FAB_SWITCH)
+			port = fab_route_oblivious(&f->route, f->route.sw_of[n], sp, dp);
+		else if (n != src)
+			return 0; /* reached an endpoint that is not dst */
+		if (port < 0)
+			return 0;
+		f->conn[f->adj[f->node[n].adj + (uint32_t)port]].traffic++;
+		if (node_load)
+			node_load[n]++;
+		n = fab_peer(f, n, (uint32_t)port);
+		hops++;
+		if (n == dst) {
+			if (node_load)
+				node_load[n]++;
+			return hops;
+		}
+	}
+}
+
+/* Every requester to every memory device and back, along oblivious routes. */
+static void estimate_traffic(fabric *f, uint64_t *node_load)
+{
+	for (uint32_t s = 0; s < f->npbr; s++) {
+		uint32_t src = f->pbr_node[s];
+		uint8_t k = f->node[src].kind;
+		if (k != FAB_HOST && k != FAB_ACCEL)
+			continue;
+		for (uint32_t d = 0; d < f->npbr; d++) {
+			uint32_t dst = f->pbr_node[d];
+			if (f->node[dst].kind != FAB_MEMORY)
+				continue;
+			walk(f, src, dst, node_load);
+			walk(f, dst, src, node_load);
+		}
+	}
+}
+
+static uint32_t scale(uint64_t v, uint64_t max)
+{
+	return max ? 1 + (uint32_t)((v * (FAB_WEIGHT_SCALE - 1)) / max) : 1;
+}
+
+/* Name of connection @c's bus: "a-b", with ".k" for the k-th parallel one. */
+static void bus_name(const fabric *f, uint32_t c, char *buf, size_t n)
+{
+	const fab_conn *k = &f->conn[c];
+	uint32_t par = 0;
+
+	for (uint32_t p = 0; p < k->aport; p++) {
+		const fab_conn *o = &f->conn[f->adj[f->node[k->a].adj + p]];
+		par += (o->a == k->b || o->b == k->b);
+	}
+	if (par)
+		snprintf(buf, n, "%s-%s.%u", f->node[k->a].name, f->node[k->b].name, par);
+	else
+		snprintf(buf, n, "%s-%s", f->node[k->a].name, f->node[k->b].name);
+}
+
+static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *node_load,
+		       sim_graph *g)
+{
+	uint64_t maxn = 0, maxc = 0;
+	char name[256];
+
+	for (uint32_t n = 0; n < f->nnode; n++)
+		maxn = node_load[n] > maxn ? node_load[n] : maxn;
+	for (uint32_t c = 0; c < f->nconn; c++)
+		maxc = f->conn[c].traffic > maxc ? f->conn[c].traffic : maxc;
+	if (maxc > maxn)
+		maxn = maxc;
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		fab_node *nd = &f->node[n];
+		nd->comp = graph_add_comp(g, ops[nd->kind], nd->name, scale(node_load[n], maxn));
+		for (uint32_t p = 0; p < nd->nports; p++) {
+			fab_conn *k = &f->conn[f->adj[nd->adj + p]];
+			if ((k->a == n ? k->b : k->a) > n)
+				continue; /* emitted with the later node */
+			bus_name(f, f->adj[nd->adj + p], name, sizeof(name));
+			k->bus = graph_add_comp(g, ops[FAB_BUS], name, scale(k->traffic, maxn));
+			uint32_t w = scale(k->traffic, maxc);
+			graph_add_link(g, f->node[k->a].comp, k->aport, k->bus, 0, f->link_latency, w);
+			graph_add_link(g, k->bus, 1, f->node[k->b].comp, k->bport, f->link_latency, w);
+		}
+	}
+}
+
+int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *err)
+{
+	int rc;
+
+	build_adjacency(f);
+	if ((rc = assign_pbr(f, err)))
+		return rc;
+	if ((rc = fab_route_build(f, &f->route, err)))
+		return rc;
+	uint64_t *load = xcalloc(f->nnode ? f->nnode : 1, sizeof(*load));
+	estimate_traffic(f, load);
+	emit_graph(f, ops, load, g);
+	free(load);
+	return 0;
+}
