@@ -26,8 +26,18 @@ void cli_usage(FILE *f)
 "  --seed N           same as --set simulation.seed=N\n"
 "  --end TIME         same as --set simulation.end=TIME (e.g. 4us)\n"
 "  --partition NAME   how components are spread over ranks:\n"
-"                     block (default) | roundrobin\n"
-"  --check            validate CONFIG, print what it describes, run nothing\n"
+"                     block (default): contiguous id ranges of equal weight\n"
+"                     roundrobin: component i on rank i mod N\n"
+"                     metis: fewest cut links within 3% load imbalance\n"
+"  --check            validate CONFIG, print what it describes (a fabric:\n"
+"                     counts, edge ports, radix, diameter, bisection,\n"
+"                     routing tables), run nothing\n"
+"  --dot FILE         with --check: also write the fabric for Graphviz\n"
+"                     (dot -Tpng FILE -o fabric.png)\n"
+"  --partition-only   partition CONFIG for -n ranks without simulating:\n"
+"                     print the edge cut, load imbalance, lookahead and\n"
+"                     components per rank, write DIR/partition.json\n"
+"  -n N               ranks for --partition-only (default: the job's size)\n"
 "  --progress         print a progress line every second (default: only\n"
 "                     when stderr is a terminal)\n"
 "  -q, --quiet        print nothing but errors\n"
@@ -80,13 +90,26 @@ static int is_opt(const char *a, const char *opt)
 	return !strncmp(a, opt, n) && (a[n] == '\0' || (a[n] == '=' && opt[1] == '-'));
 }
 
+static int parse_ranks(const char *v, cli_opts *o, cxl_err *err)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (*v == '\0' || *end || n < 1 || n > CLI_MAX_RANKS)
+		return cxl_err_set(err, CXL_EINVAL, "-n %s: expected a number of ranks from 1 to %d",
+				   v, CLI_MAX_RANKS);
+	o->nranks = (int)n;
+	return 0;
+}
+
 static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 {
 	const char *a = argv[*i], *v;
 	static const char *const flags[] = { "-h", "--help", "--help-config", "--version",
 					     "--check", "--progress", "-q", "--quiet",
-					     "-v", "--verbose" };
-	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition" };
+					     "-v", "--verbose", "--partition-only" };
+	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition",
+					      "--dot", "-n" };
 
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
 		if (strcmp(a, flags[k]))
@@ -98,7 +121,8 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 		case 4: o->action = CLI_CHECK; break;
 		case 5: o->progress = 1; break;
 		case 6: case 7: o->quiet = 1; break;
-		default: o->verbose = 1; break;
+		case 8: case 9: o->verbose = 1; break;
+		default: o->action = CLI_PARTITION_ONLY; break;
 		}
 		return 0;
 	}
@@ -116,7 +140,9 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 			break;
 		case 2: add_rewritten(o, "simulation.seed", v); break;
 		case 3: add_rewritten(o, "simulation.end", v); break;
-		default: o->partition = v; break;
+		case 4: o->partition = v; break;
+		case 5: o->dot = v; break;
+		default: return parse_ranks(v, o, err);
 		}
 		return 0;
 	}
@@ -137,8 +163,15 @@ int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
 		if (rc)
 			return rc;
 	}
-	if ((o->action == CLI_RUN || o->action == CLI_CHECK) && !o->config)
+	if ((o->action == CLI_RUN || o->action == CLI_CHECK ||
+	     o->action == CLI_PARTITION_ONLY) && !o->config)
 		return cxl_err_set(err, CXL_EINVAL, "no config file given (usage: cxlfab [options] CONFIG; see --help)");
+	if (o->dot && o->action != CLI_CHECK)
+		return cxl_err_set(err, CXL_EINVAL, "--dot %s: only with --check", o->dot);
+	if (o->nranks && o->action != CLI_PARTITION_ONLY)
+		return cxl_err_set(err, CXL_EINVAL,
+				   "-n %d: only with --partition-only (a run uses the ranks mpirun starts)",
+				   o->nranks);
 	return 0;
 }
 

@@ -12,7 +12,10 @@
 
 #include "core/err.h"
 
-enum cli_action { CLI_RUN, CLI_HELP, CLI_HELP_CONFIG, CLI_VERSION, CLI_CHECK };
+enum cli_action { CLI_RUN, CLI_HELP, CLI_HELP_CONFIG, CLI_VERSION, CLI_CHECK,
+		  CLI_PARTITION_ONLY };
+
+#define CLI_MAX_RANKS 1048576 /* -n bound */
 
 typedef struct cli_opts cli_opts;
 struct cli_opts {
@@ -27,6 +30,8 @@ struct cli_opts {
 	int progress;            /* -1 default (on if stderr is a tty), 0 off, 1 on */
 	int quiet;               /* -q */
 	int verbose;             /* -v */
+	const char *dot;         /* --dot FILE (with --check), NULL if none */
+	int nranks;              /* -n N (with --partition-only), 0 if not given */
 };
 
 /* cli_parse - parse @argv; CXL_EINVAL with a message naming the bad option. */

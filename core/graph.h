@@ -50,6 +50,8 @@ struct sim_graph {
 	uint32_t nlink;            /* number of links */
 	uint32_t cap_link;         /* capacity of link */
 	sim_time global_lookahead; /* > 0: any-to-any sends allowed with this floor */
+	sim_time cut_floor;        /* partitioners that honour it (metis) never cut a
+				      link with latency below this, ps; 0 = none */
 };
 
 void graph_init(sim_graph *g);

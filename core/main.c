@@ -24,6 +24,7 @@
 #include "core/xport.h"
 #include "models/registry.h"
 #include "partition/part.h"
+#include "partition/part_report.h"
 
 typedef struct app app;
 struct app {
@@ -33,6 +34,7 @@ struct app {
 	cfg *cf;                  /* configuration */
 	const sys_builder *sys;   /* the system the config describes */
 	sim_graph g;              /* the system's graph */
+	void *sys_data;           /* the builder's own description (fabric), or NULL */
 	int32_t *rank_of;         /* partition */
 	const part_ops *part;     /* partitioner */
 	char outdir[4096];        /* output folder */
@@ -60,46 +62,134 @@ static const cfg_schema **all_schemas(size_t *n)
 	return s;
 }
 
+/*
+ * Pick the system from the groups the config mentions, then load it against
+ * the engine's and that system's keys only (see core/cfg_peek.h); a file
+ * that cannot be parsed is loaded against every schema for the error.
+ */
 static int load(app *a, cxl_err *err)
 {
-	size_t ns;
-	const cfg_schema **s = all_schemas(&ns);
-	int rc = cfg_load(&a->cf, a->opt.config, (const cfg_schema *const *)s, ns,
-			  a->opt.sets, (size_t)a->opt.nsets, err);
+	const char *const *sets = a->opt.sets;
+	size_t nsets = (size_t)a->opt.nsets, ns = 2;
+	int rc = sys_select(a->opt.config, sets, nsets, &a->sys, err);
+	const cfg_schema **s = NULL;
 
+	if (rc)
+		return rc;
+	if (a->sys) {
+		s = xmalloc(2 * sizeof(*s));
+		s[0] = &sim_schema;
+		s[1] = a->sys->schema;
+	} else {
+		s = all_schemas(&ns);
+	}
+	rc = cfg_load(&a->cf, a->opt.config, (const cfg_schema *const *)s, ns, sets, nsets, err);
 	free(s);
-	if (!rc)
-		rc = sys_select(a->cf, &a->sys, err);
+	if (!rc && !a->sys)
+		rc = cxl_err_set(err, CXL_EINTERNAL, "%s: loads, but no system was selected",
+				 a->opt.config);
 	if (!rc) {
 		graph_init(&a->g);
-		rc = a->sys->build(a->cf, &a->g, err);
+		rc = a->sys->build(a->cf, &a->g, &a->sys_data, err);
 	}
 	return rc;
+}
+
+/* Components by type, in order of first appearance: count, first and last name. */
+static void print_types(const sim_graph *g)
+{
+	enum { MAX_TYPES = 16 };
+	const model_ops *type[MAX_TYPES];
+	uint32_t count[MAX_TYPES] = { 0 }, first[MAX_TYPES], last[MAX_TYPES];
+	int nt = 0;
+
+	for (uint32_t i = 0; i < g->ncomp; i++) {
+		int k = 0;
+		while (k < nt && type[k] != g->comp[i].ops)
+			k++;
+		if (k == nt) {
+			CXL_ASSERT(nt < MAX_TYPES);
+			type[nt++] = g->comp[i].ops;
+			first[k] = i;
+		}
+		count[k]++;
+		last[k] = i;
+	}
+	for (int k = 0; k < nt; k++)
+		printf("  %-12s %u (%s .. %s)\n", type[k]->name, count[k],
+		       g->comp[first[k]].name, g->comp[last[k]].name);
 }
 
 static void print_check(const app *a)
 {
 	char la[STIME_FMT_LEN], end[STIME_FMT_LEN];
-	uint32_t k = 0;
 
 	printf("%s: valid; system \"%s\": %u components, %u links\n", a->opt.config,
 	       a->sys->name, a->g.ncomp, a->g.nlink);
-	while (k < a->g.ncomp) {
-		uint32_t j = k;
-		while (j < a->g.ncomp && a->g.comp[j].ops == a->g.comp[k].ops)
-			j++;
-		printf("  %-12s %u (%s .. %s)\n", a->g.comp[k].ops->name, j - k,
-		       a->g.comp[k].name, a->g.comp[j - 1].name);
-		k = j;
-	}
+	print_types(&a->g);
 	if (a->g.global_lookahead)
 		printf("  global lookahead %s (any-to-any sends)\n",
 		       stime_format(a->g.global_lookahead, la));
 	printf("  end %s, seed %lld\n", stime_format(cfg_time(a->cf, "simulation.end"), end),
 	       (long long)cfg_int(a->cf, "simulation.seed"));
+	if (a->sys->describe)
+		a->sys->describe(a->sys_data, stdout);
 }
 
-static int partition(app *a, cxl_err *err)
+static void write_dot(const void *ctx, FILE *f)
+{
+	const app *a = ctx;
+
+	a->sys->dot(a->sys_data, f);
+}
+
+/*
+ * Every rank built the system on its own: compare the digests of what the
+ * system's description (routing tables) became, one collective.
+ */
+static int agree(const app *a, cxl_err *err)
+{
+	if (!a->sys->checksum)
+		return 0;
+	uint64_t h = a->sys->checksum(a->sys_data), lo = h, hi = h;
+	if (a->nranks > 1) {
+		lo = xport_min_u64(h);
+		hi = ~xport_min_u64(~h);
+	}
+	if (lo != hi)
+		return cxl_err_set(err, CXL_EINTERNAL, "ranks built different routing tables "
+				   "(checksums %016llx .. %016llx)", (unsigned long long)lo,
+				   (unsigned long long)hi);
+	if (a->rank == 0)
+		printf("  routing tables identical on all %d rank%s (checksum %016llx)\n",
+		       a->nranks, a->nranks > 1 ? "s" : "", (unsigned long long)h);
+	return 0;
+}
+
+/* --check [--dot FILE]: rank 0 describes the system; the others only agree. */
+static int check(app *a, cxl_err *err)
+{
+	if (a->rank == 0)
+		print_check(a);
+	fflush(stdout);
+	int rc = agree(a, err);
+	if (rc || a->rank != 0)
+		return rc;
+	if (!a->opt.dot)
+		return 0;
+	if (!a->sys->dot)
+		return cxl_err_set(err, CXL_EINVAL, "--dot: system \"%s\" has no graph to draw",
+				   a->sys->name);
+	char *dir = xstrdup(a->opt.dot), *name = xstrdup(a->opt.dot);
+	rc = output_file(dirname(dir), basename(name), write_dot, a, err);
+	if (!rc)
+		printf("  wrote %s\n", a->opt.dot);
+	free(dir);
+	free(name);
+	return rc;
+}
+
+static int partition(app *a, int nranks, cxl_err *err)
 {
 	a->part = part_lookup(a->opt.partition);
 	if (!a->part) {
@@ -114,8 +204,8 @@ static int partition(app *a, cxl_err *err)
 				   a->opt.partition, names);
 	}
 	a->rank_of = xmalloc((a->g.ncomp ? a->g.ncomp : 1) * sizeof(*a->rank_of));
-	int rc = a->part->assign(&a->g, a->nranks, a->rank_of, err);
-	return rc ? rc : part_check(&a->g, a->nranks, a->rank_of, err);
+	int rc = a->part->assign(&a->g, nranks, a->rank_of, err);
+	return rc ? rc : part_check(&a->g, nranks, a->rank_of, err);
 }
 
 static void set_outdir(app *a)
@@ -152,6 +242,26 @@ static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 		.summary = a->sys->summary,
 	};
 	return output_write(&o, err);
+}
+
+/* --partition-only: the partition for -n ranks (default: the job's size), no run. */
+static int partition_only(app *a, cxl_err *err)
+{
+	int n = a->opt.nranks ? a->opt.nranks : a->nranks, rc;
+	part_report r;
+
+	if ((rc = partition(a, n, err)))
+		return rc;
+	if (a->rank != 0)
+		return 0;
+	part_report_compute(&r, &a->g, n, a->rank_of, a->part->name);
+	if (!a->opt.quiet)
+		part_report_print(&r, stdout);
+	rc = output_file(a->outdir, "partition.json", part_report_json, &r, err);
+	if (!rc && !a->opt.quiet)
+		printf("  written to %s/partition.json\n", a->outdir);
+	part_report_free(&r);
+	return rc;
 }
 
 static void print_done(const app *a, const sim_rank_info *info)
@@ -242,13 +352,14 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 	}
 	if ((rc = load(a, err)))
 		return rc;
-	if (a->opt.action == CLI_CHECK) {
-		if (a->rank == 0)
-			print_check(a);
-		return 0;
-	}
+	if (a->opt.action == CLI_CHECK)
+		return check(a, err);
 	set_outdir(a);
-	if ((rc = partition(a, err)))
+	if (a->opt.action == CLI_PARTITION_ONLY)
+		return partition_only(a, err);
+	if (a->sys->not_runnable)
+		return cxl_err_set(err, CXL_EINVAL, "%s: %s", a->opt.config, a->sys->not_runnable);
+	if ((rc = partition(a, a->nranks, err)))
 		return rc;
 	return simulate(a, err);
 }
@@ -267,6 +378,8 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 	free(a.rank_of);
+	if (a.sys_data)
+		a.sys->free_sys(a.sys_data);
 	graph_free(&a.g);
 	if (a.cf)
 		cfg_free(a.cf);

@@ -32,19 +32,25 @@ static int mkdirs(const char *dir, cxl_err *err)
 	return 0;
 }
 
-typedef void writer_fn(const output_run *o, FILE *f);
-
-/* Write @name in the output folder through a temp file and a rename. */
-static int write_file(const output_run *o, const char *name, writer_fn *fn, cxl_err *err)
+/**
+ * output_file - write @dir/@name through a temp file and a rename, creating
+ * @dir (and its parents) if missing.  @fn writes the content of @ctx.
+ * Returns 0 or CXL_EIO with the path in @err.
+ */
+int output_file(const char *dir, const char *name, output_writer_fn *fn, const void *ctx,
+		cxl_err *err)
 {
 	char path[4096], tmp[4200];
+	int rc = mkdirs(dir, err);
 
-	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return cxl_err_set(err, CXL_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-	fn(o, f);
+	fn(ctx, f);
 	int bad = ferror(f);
 	if (fclose(f) || bad) {
 		remove(tmp);
@@ -151,8 +157,9 @@ static void components_section(const output_run *o, json_w *w)
 	}
 }
 
-static void write_stats(const output_run *o, FILE *f)
+static void write_stats(const void *ctx, FILE *f)
 {
+	const output_run *o = ctx;
 	json_w w;
 
 	json_init(&w, f);
@@ -173,8 +180,9 @@ static void write_stats(const output_run *o, FILE *f)
 	json_finish(&w);
 }
 
-static void write_csv(const output_run *o, FILE *f)
+static void write_csv(const void *ctx, FILE *f)
 {
+	const output_run *o = ctx;
 	static const char *const parts[] = { "count", "mean", "min", "p50", "p99", "max" };
 
 	fputs("component,type,rank,stat,value\n", f);
@@ -200,21 +208,20 @@ static void write_csv(const output_run *o, FILE *f)
 	}
 }
 
-static void write_config(const output_run *o, FILE *f)
+static void write_config(const void *ctx, FILE *f)
 {
+	const output_run *o = ctx;
 	fprintf(f, "# effective configuration of this run (every key, defaults included)\n");
 	cfg_dump(o->cf, f);
 }
 
 int output_write(const output_run *o, cxl_err *err)
 {
-	int rc = mkdirs(o->dir, err);
+	int rc = output_file(o->dir, "config.cfg", write_config, o, err);
 
 	if (!rc)
-		rc = write_file(o, "config.cfg", write_config, err);
+		rc = output_file(o->dir, "components.csv", write_csv, o, err);
 	if (!rc)
-		rc = write_file(o, "components.csv", write_csv, err);
-	if (!rc)
-		rc = write_file(o, "stats.json", write_stats, err);
+		rc = output_file(o->dir, "stats.json", write_stats, o, err);
 	return rc;
 }

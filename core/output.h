@@ -47,6 +47,12 @@ struct output_run {
 	output_summary_fn *summary; /* the system's summary writer */
 };
 
+typedef void output_writer_fn(const void *ctx, FILE *f);
+
+/* output_file - write DIR/NAME atomically (temp file + rename); creates DIR. */
+int output_file(const char *dir, const char *name, output_writer_fn *fn, const void *ctx,
+		cxl_err *err);
+
 /* output_write - write every file of the run; CXL_EIO with the path on failure. */
 int output_write(const output_run *o, cxl_err *err);
 

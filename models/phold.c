@@ -128,12 +128,13 @@ static const model_ops phold_ops = {
 	.event = lp_event,
 };
 
-static int build(const cfg *cf, sim_graph *g, cxl_err *err)
+static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 {
 	sim_time la = cfg_time(cf, "phold.lookahead"), mean = cfg_time(cf, "phold.mean");
 	int64_t n = cfg_int(cf, "phold.lps");
 	char name[32];
 
+	*sys = NULL;
 	if (mean < la) {
 		char a[STIME_FMT_LEN], b[STIME_FMT_LEN];
 		return cfg_error_at(cf, "phold.mean", err,

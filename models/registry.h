@@ -7,6 +7,10 @@
  * `phold`; the fabric, later: `topology`); a config selects its builder by
  * containing exactly that group.  Builders are listed in models/registry.c.
  *
+ * build() may also return a description of its own in *sys (the fabric:
+ * switches, PBR ids, routing tables) that describe() and dot() print and
+ * free_sys() releases; PHOLD leaves it NULL.
+ *
  * Contract: build() must be deterministic and rank-independent (every rank
  * calls it and must get the same graph); it reports config errors with
  * cfg_error_at() so they carry FILE:LINE.  summary() runs on rank 0 only
@@ -16,15 +20,21 @@
 #ifndef CXL_MODELS_REGISTRY_H
 #define CXL_MODELS_REGISTRY_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include "core/cfg.h"
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
 #include "core/stats.h"
 
-typedef int sys_build_fn(const cfg *cf, sim_graph *g, cxl_err *err);
+typedef int sys_build_fn(const cfg *cf, sim_graph *g, void **sys, cxl_err *err);
 typedef void sys_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
 			    json_w *w);
+typedef void sys_describe_fn(const void *sys, FILE *out);
+typedef void sys_free_fn(void *sys);
+typedef uint64_t sys_checksum_fn(const void *sys);
 
 typedef struct sys_builder sys_builder;
 struct sys_builder {
@@ -32,19 +42,30 @@ struct sys_builder {
 	const char *group;         /* top-level config group that selects it */
 	const char *doc;           /* one line for --help */
 	const cfg_schema *schema;  /* its keys */
-	sys_build_fn *build;       /* config -> graph */
+	sys_build_fn *build;       /* config -> graph, and the system's own description */
 	sys_summary_fn *summary;   /* table -> summary keys (inside the object) */
+	sys_describe_fn *describe; /* optional: --check details of the description */
+	sys_describe_fn *dot;      /* optional: --dot, the system for Graphviz */
+	sys_free_fn *free_sys;     /* optional: frees what build() put in *sys */
+	sys_checksum_fn *checksum; /* optional: digest of the description (the
+				      routing tables), compared across ranks by --check */
+	const char *not_runnable;  /* NULL, or why this system cannot be simulated yet */
 };
 
 extern const sys_builder sys_phold;
+extern const sys_builder sys_fabric;
 
 /* sys_list - every builder; *@n receives the count. */
 const sys_builder *const *sys_list(int *n);
 
 /**
- * sys_select - the builder whose group the config contains.
- * Error (CXL_EINVAL) if none or more than one is present.
+ * sys_select - the builder whose group the config file @path (or a --set of
+ * @sets) contains, before the config is loaded.
+ * Error (CXL_EINVAL) if none or more than one is present.  *@out is NULL
+ * (and 0 returned) when the file cannot be parsed: loading it with every
+ * schema then reports the syntax or I/O error itself.
  */
-int sys_select(const cfg *cf, const sys_builder **out, cxl_err *err);
+int sys_select(const char *path, const char *const *sets, size_t nsets,
+	       const sys_builder **out, cxl_err *err);
 
 #endif

@@ -28,6 +28,7 @@ struct part_ops {
 
 extern const part_ops part_block;
 extern const part_ops part_roundrobin;
+extern const part_ops part_metis;
 
 /* part_lookup - the partitioner called @name, or NULL. */
 const part_ops *part_lookup(const char *name);

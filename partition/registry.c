@@ -8,6 +8,7 @@
 static const part_ops *const partitioners[] = {
 	&part_block,
 	&part_roundrobin,
+	&part_metis,
 };
 
 #define NPART ((int)(sizeof(partitioners) / sizeof(partitioners[0])))

@@ -35,3 +35,21 @@ json_num() { grep -o "\"$2\": [-0-9.e+]*" "$1" | head -1 | sed 's/.*: //'; }
 
 # near A B TOL : |A - B| <= TOL (floats)
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }
+
+# expect_error N PATTERN ARGS... : run on N ranks, check code, line, message
+expect_error() {
+	local n=$1 pat=$2; shift 2
+	cxl "$n" "$@" -o out > stdout 2> stderr
+	local rc=$?
+	[ "$rc" = 2 ] || fail "exit code $rc (expected 2) for: $*" || { cat stderr; return 1; }
+	local lines
+	lines=$(grep -c . stderr)
+	[ "$lines" = 1 ] || fail "$lines lines on stderr (expected 1) for: $*" || { cat stderr; return 1; }
+	grep -Eq "^cxlfab: error: $pat" stderr || fail "message '$(cat stderr)' does not match '$pat'" || return 1
+	[ ! -e out/stats.json ] || fail "stats.json written despite the error"
+}
+
+# each_rank_count CMD... : CMD ARGS N for N = 1, 2, 3, 4
+each_rank_count() {
+	for n in 1 2 3 4; do "$@" "$n" || return 1; done
+}

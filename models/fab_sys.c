@@ -1,0 +1,220 @@
+/*
+ * models/fab_sys.c - the fabric as a system a config describes: the schema
+ * of `topology`, `link` and `partition`, and the builder that turns them
+ * into a fabric (fab_topo.c), its routing tables and the engine's graph.
+ *
+ * Strictness beyond types and ranges: a topology key that does not apply to
+ * the chosen kind (topology.k with a chain) is an error at its line, so a
+ * typo in a study's parameter cannot silently leave it at its default.
+ *
+ * The CXL.mem data path (requesters, buses, switches, memory endpoints as
+ * models) is not built yet: a fabric config can be checked (--check), drawn
+ * (--dot) and partitioned (--partition-only), and running one says so.
+ * The component types below carry names only until those models exist.
+ */
+#include "models/fab_topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "core/xmalloc.h"
+#include "models/registry.h"
+
+static const cfg_key fab_keys[] = {
+	{ "topology.kind", CFG_ENUM, NULL, NULL, NULL, FAB_TOPO_CHOICES,
+	  "topology generator (ESF Fig. 9 kinds, fat_tree, or custom)" },
+	{ "topology.switches", CFG_INT, "4", "1", "1024", NULL,
+	  "chain, ring, fully_connected: switches (ring >= 3, fully_connected <= 256); tree: leaf switches" },
+	{ "topology.hosts", CFG_INT, "4", "0", "4096", NULL,
+	  "chain, ring, tree, fully_connected, fat_tree: hosts, attached round-robin to the edge switches" },
+	{ "topology.accelerators", CFG_INT, "0", "0", "4096", NULL,
+	  "as topology.hosts: accelerators, attached after the hosts" },
+	{ "topology.memories", CFG_INT, "4", "0", "4096", NULL,
+	  "as topology.hosts: memory devices (type-3 expanders), attached after the accelerators" },
+	{ "topology.arity", CFG_INT, "2", "2", "64", NULL,
+	  "tree: children per switch; levels of ceil(n / arity) switches up to one root" },
+	{ "topology.leaves", CFG_INT, "4", "1", "4096", NULL,
+	  "spine_leaf: leaf switches" },
+	{ "topology.spines", CFG_INT, "2", "1", "1024", NULL,
+	  "spine_leaf: spine switches, each connected to every leaf" },
+	{ "topology.hosts_per_leaf", CFG_INT, "1", "0", "4096", NULL,
+	  "spine_leaf: hosts on each leaf" },
+	{ "topology.memories_per_leaf", CFG_INT, "1", "0", "4096", NULL,
+	  "spine_leaf: memory devices on each leaf" },
+	{ "topology.k", CFG_INT, "4", "2", "24", NULL,
+	  "fat_tree: k (even): k pods, 5k^2/4 switches, k^3/4 edge ports (24 -> 3456)" },
+	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
+	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port latency)" },
+	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
+	  "metis never cuts a link shorter than this (0ps: any link may be cut)" },
+};
+
+static const cfg_schema fab_schema = {
+	"fabric", fab_keys, sizeof(fab_keys) / sizeof(fab_keys[0]),
+};
+
+/*
+ * Component types of a fabric.  Names only: the data-path models (issue
+ * "CXL.mem data path") fill in init/event; until then sys_fabric is marked
+ * not runnable and the engine never instantiates them.
+ */
+static const model_ops fab_ops[FAB_NKIND] = {
+	[FAB_HOST] = { .name = "host" },
+	[FAB_ACCEL] = { .name = "accel" },
+	[FAB_MEMORY] = { .name = "memory" },
+	[FAB_SWITCH] = { .name = "switch" },
+	[FAB_BUS] = { .name = "bus" },
+};
+
+/* Topology keys each kind reads (besides topology.kind). */
+static const char *const kind_keys[] = {
+	[FAB_CHAIN] = "switches hosts accelerators memories",
+	[FAB_RING] = "switches hosts accelerators memories",
+	[FAB_TREE] = "switches hosts accelerators memories arity",
+	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf",
+	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories",
+	[FAB_FAT_TREE] = "k hosts accelerators memories",
+	[FAB_CUSTOM] = "",
+};
+
+static int word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+static int check_kind_keys(const cfg *cf, enum fab_topo_kind kind, cxl_err *err)
+{
+	for (size_t i = 0; i < fab_schema.nkeys; i++) {
+		const char *path = fab_keys[i].path;
+		if (strncmp(path, "topology.", 9) || !strcmp(path, "topology.kind"))
+			continue;
+		if (cfg_is_set(cf, path) && !word_in(path + 9, kind_keys[kind]))
+			return cfg_error_at(cf, path, err, "does not apply to topology.kind \"%s\" "
+					    "(its keys: %s)", cfg_str(cf, "topology.kind"),
+					    kind_keys[kind][0] ? kind_keys[kind] : "none");
+	}
+	return 0;
+}
+
+static uint32_t u32(const cfg *cf, const char *path)
+{
+	return (uint32_t)cfg_int(cf, path);
+}
+
+static const char *field_key(enum fab_topo_field f)
+{
+	switch (f) {
+	case FAB_F_SWITCHES: return "topology.switches";
+	case FAB_F_HOSTS: return "topology.hosts";
+	case FAB_F_K: return "topology.k";
+	case FAB_F_LEAVES: return "topology.leaves";
+	case FAB_F_NONE: break;
+	}
+	return "topology.kind";
+}
+
+static int generate(const cfg *cf, fabric *f, cxl_err *err)
+{
+	fab_topo t = {
+		.kind = (enum fab_topo_kind)cfg_enum(cf, "topology.kind"),
+		.switches = u32(cf, "topology.switches"), .hosts = u32(cf, "topology.hosts"),
+		.accels = u32(cf, "topology.accelerators"), .memories = u32(cf, "topology.memories"),
+		.arity = u32(cf, "topology.arity"), .leaves = u32(cf, "topology.leaves"),
+		.spines = u32(cf, "topology.spines"), .hosts_per_leaf = u32(cf, "topology.hosts_per_leaf"),
+		.mems_per_leaf = u32(cf, "topology.memories_per_leaf"), .k = u32(cf, "topology.k"),
+	};
+	enum fab_topo_field field;
+	cxl_err e = { 0 };
+	uint64_t endpoints = t.kind == FAB_SPINE_LEAF ?
+		(uint64_t)t.leaves * (t.hosts_per_leaf + t.mems_per_leaf) :
+		(uint64_t)t.hosts + t.accels + t.memories;
+
+	if (t.kind == FAB_CUSTOM)
+		return cfg_error_at(cf, "topology.kind", err,
+				    "custom topologies are not available yet (expected a generated kind)");
+	if (endpoints > FAB_MAX_PBR)
+		return cfg_error_at(cf, t.kind == FAB_SPINE_LEAF ? "topology.leaves" : "topology.hosts",
+				    err, "%llu endpoints exceed the %d edge ports a PBR fabric can "
+				    "address (12-bit ids)", (unsigned long long)endpoints, FAB_MAX_PBR);
+	if (fab_topo_generate(f, &t, &field, &e))
+		return cfg_error_at(cf, field_key(field), err, "%s", e.msg);
+	return 0;
+}
+
+static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
+{
+	fabric *f = xmalloc(sizeof(*f));
+	const model_ops *ops[FAB_NKIND];
+	cxl_err e = { 0 };
+	int rc;
+
+	fab_init(f, cfg_str(cf, "topology.kind"), cfg_time(cf, "link.latency"));
+	for (int k = 0; k < FAB_NKIND; k++)
+		ops[k] = &fab_ops[k];
+	rc = check_kind_keys(cf, (enum fab_topo_kind)cfg_enum(cf, "topology.kind"), err);
+	if (!rc)
+		rc = generate(cf, f, err);
+	if (!rc && fab_finish(f, ops, g, &e))
+		rc = cfg_error_at(cf, "topology.kind", err, "%s", e.msg);
+	if (rc) {
+		fab_free(f);
+		free(f);
+		return rc;
+	}
+	g->cut_floor = cfg_time(cf, "partition.lookahead_floor");
+	*sys = f;
+	return 0;
+}
+
+static void describe(const void *sys, FILE *out)
+{
+	fab_describe(sys, out);
+}
+
+static void dot(const void *sys, FILE *out)
+{
+	fab_write_dot(sys, out);
+}
+
+static void free_sys(void *sys)
+{
+	fab_free(sys);
+	free(sys);
+}
+
+static uint64_t checksum(const void *sys)
+{
+	const fabric *f = sys;
+
+	return fab_route_checksum(&f->route);
+}
+
+static void no_summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
+{
+	(void)cf;
+	(void)g;
+	(void)t;
+	(void)w;
+	CXL_PANIC("a fabric cannot be simulated yet, so it has no summary");
+}
+
+const sys_builder sys_fabric = {
+	.name = "fabric",
+	.group = "topology",
+	.doc = "a CXL/PCIe fabric: hosts, switches, buses and memory devices",
+	.schema = &fab_schema,
+	.build = build,
+	.summary = no_summary,
+	.describe = describe,
+	.dot = dot,
+	.free_sys = free_sys,
+	.checksum = checksum,
+	.not_runnable = "simulating a fabric needs the CXL.mem data-path models, which are not "
+			"built yet (use --check, --dot or --partition-only)",
+};

@@ -1,0 +1,106 @@
+# t_fabric.sh - fabric configs end to end: --check on every example, the
+# routing tables agreed on 1-4 ranks, --dot, --partition-only and its
+# partition.json (metis against block and roundrobin on rack-4096), and the
+# fabric's config errors on every rank count.
+
+FABRICS="chain ring tree spine_leaf fully_connected fat_tree rack-4096"
+
+test_check_every_fabric_config() {
+	for c in $FABRICS; do
+		cxl 1 --check "$CONFIGS/$c.cfg" > out.txt 2> err.txt || fail "$c: exit $?: $(cat err.txt)" || return 1
+		grep -q '^fabric: ' out.txt || fail "$c: no fabric summary" || return 1
+		grep -q 'routing tables identical on all 1 rank' out.txt || fail "$c: no routing line" || return 1
+	done
+}
+
+test_check_rack_counts() {
+	cxl 1 --check "$CONFIGS/rack-4096.cfg" > out.txt || return 1
+	grep -q 'switches 96, hosts 2048, accelerators 0, memories 2048, buses 6144' out.txt ||
+		fail "counts: $(grep switches out.txt)" || return 1
+	grep -q 'edge ports 4096 (PBR ids 0..4095' out.txt || fail "edge ports" || return 1
+	grep -q 'diameter: 2 switch-to-switch hops' out.txt || fail "diameter" || return 1
+	grep -q 'bisection estimate: 1024 ' out.txt || fail "bisection: $(grep bisection out.txt)"
+}
+
+# the checksum of the routing tables printed by --check on N ranks
+route_sum() { cxl "$1" --check "$2" | grep -o 'identical on all [0-9]* ranks\? (checksum [0-9a-f]*' | grep -o '[0-9a-f]*$'; }
+
+test_routing_tables_identical_on_1_to_4_ranks() {
+	for c in fat_tree rack-4096; do
+		local ref
+		ref=$(route_sum 1 "$CONFIGS/$c.cfg")
+		[ -n "$ref" ] || fail "$c: no checksum on 1 rank" || return 1
+		for n in 2 3 4; do
+			[ "$(route_sum "$n" "$CONFIGS/$c.cfg")" = "$ref" ] || fail "$c: checksum differs on $n ranks" || return 1
+		done
+	done
+}
+
+test_dot_writes_every_bus() {
+	cxl 1 --check "$CONFIGS/tree.cfg" --dot sub/tree.dot > out.txt || return 1
+	[ -s sub/tree.dot ] || fail "no dot file" || return 1
+	head -2 sub/tree.dot | grep -q '^graph fabric {' || fail "not a graph" || return 1
+	# tree of 8 leaves: 7 + 6 + ... switch links 14, endpoints 16 -> 30 buses
+	[ "$(grep -c -- ' -- ' sub/tree.dot)" = 30 ] || fail "$(grep -c -- ' -- ' sub/tree.dot) edges, expected 30"
+}
+
+# figure N PARTITIONER KEY: KEY of partition.json for rack-4096 on N ranks
+figure() {
+	cxl 1 --partition-only -n "$1" --partition "$2" "$CONFIGS/rack-4096.cfg" -o "p$1$2" > /dev/null || return 1
+	json_num "p$1$2/partition.json" "$3"
+}
+
+test_partition_only_rack_metis_beats_block_and_roundrobin() {
+	for n in 2 8 64; do
+		local m b r imb
+		m=$(figure "$n" metis edge_cut) && b=$(figure "$n" block edge_cut) &&
+			r=$(figure "$n" roundrobin edge_cut) || fail "partition-only failed" || return 1
+		imb=$(json_num "p${n}metis/partition.json" imbalance)
+		echo "n=$n metis $m block $b roundrobin $r imbalance $imb"
+		[ "$m" -le "$b" ] || fail "$n ranks: metis cut $m > block $b" || return 1
+		[ $((2 * m)) -lt "$r" ] || fail "$n ranks: metis cut $m not far below roundrobin $r" || return 1
+		awk -v x="$imb" 'BEGIN { exit !(x <= 0.05) }' || fail "$n ranks: metis imbalance $imb > 5%" || return 1
+	done
+}
+
+test_partition_only_json_keys() {
+	cxl 1 --partition-only -n 8 --partition metis "$CONFIGS/spine_leaf.cfg" -o po > out.txt || return 1
+	for k in ranks method edge_cut cut_fraction imbalance imbalance_floor lookahead_ps \
+		components_per_rank load_per_rank; do
+		grep -q "\"$k\":" po/partition.json || fail "partition.json lacks $k" || return 1
+	done
+	[ "$(json_num po/partition.json ranks)" = 8 ] || fail "ranks" || return 1
+	[ "$(json_num po/partition.json lookahead_ps)" = 25000 ] || fail "lookahead" || return 1
+	grep -q '^  edge cut ' out.txt || fail "no text report"
+}
+
+test_partition_only_default_ranks_is_job_size() {
+	cxl 3 --partition-only "$CONFIGS/ring.cfg" -o po > out.txt || return 1
+	[ "$(json_num po/partition.json ranks)" = 3 ] || fail "ranks $(json_num po/partition.json ranks)"
+}
+
+# fab_error N PATTERN CONFIG-TEXT : the config gives one error line, exit 2
+fab_error() {
+	local n=$1 pat=$2
+	printf 'simulation = { end = "1us"; };\n%s\n' "$3" > bad.cfg
+	expect_error "$n" "$pat" --check bad.cfg
+}
+
+fabric_errors() {
+	local n=$1
+	fab_error "$n" 'bad.cfg:2: unknown key "topology.leafs" \(did you mean "topology.leaves"\?\)' \
+		'topology = { kind = "spine_leaf"; leafs = 3; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.k: does not apply to topology.kind "chain"' \
+		'topology = { kind = "chain"; k = 8; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.leaves: 4160 endpoints exceed the 4096 edge ports' \
+		'topology = { kind = "spine_leaf"; leaves = 65; hosts_per_leaf = 32; memories_per_leaf = 32; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.switches: a ring needs at least 3 switches' \
+		'topology = { kind = "ring"; switches = 2; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.kind: .*' 'topology = { kind = "torus"; };'
+}
+test_fabric_config_errors_on_1_to_4_ranks() { each_rank_count fabric_errors; }
+
+test_running_a_fabric_says_what_is_missing() {
+	expect_error 2 '.*/ring.cfg: simulating a fabric needs the CXL.mem data-path models' \
+		"$CONFIGS/ring.cfg"
+}
