@@ -18,8 +18,8 @@
  * group, a name libconfig cannot write back, a bad default or bound) are
  * programming errors: cfg_load() panics on them.
  *
- * Ownership: the cfg owns copies of all its strings; cfg_str() and
- * cfg_file() results live until cfg_free().  A cfg is read-only after
+ * Ownership: the cfg owns copies of all its strings; cfg_str(), cfg_list()
+ * and cfg_file() results live until cfg_free().  A cfg is read-only after
  * cfg_load(), so concurrent readers are safe.
  *
  * Limitation: libconfig 1.5 silently wraps integer literals beyond 32 bits
@@ -245,7 +245,7 @@ static int file_leaf(cfg *c, const config_setting_t *s, const char *path,
 			       path, cfg__setting_type_text(config_setting_type(s)));
 	if (!sl)
 		return cfg__unknown(c, where, path, 0, err);
-	if (config_setting_is_aggregate(s))
+	if (config_setting_is_aggregate(s) && sl->key->type != CFG_LIST)
 		return fail_at(err, where, "%s: lists are not supported for this key (expected %s)",
 			       path, cfg__expected(sl->key, buf, sizeof(buf)));
 	if (cfg__value_from_setting(sl->key, s, &v, &e))
@@ -489,6 +489,24 @@ int cfg_enum(const cfg *c, const char *path)
 sim_time cfg_time(const cfg *c, const char *path)
 {
 	return typed(c, path, 1u << CFG_TIME, "cfg_time")->val.t;
+}
+
+/**
+ * cfg_list - elements of the CFG_LIST key @path.
+ * @c:    loaded configuration
+ * @path: dotted key path
+ * @n:    OUT number of elements; may be NULL
+ *
+ * Return: the elements followed by a NULL (never NULL itself), owned by
+ * @c, valid until cfg_free().
+ */
+const char *const *cfg_list(const cfg *c, const char *path, size_t *n)
+{
+	const cfg_slot *s = typed(c, path, 1u << CFG_LIST, "cfg_list");
+
+	if (n)
+		*n = s->val.nlist;
+	return (const char *const *)s->val.list;
 }
 
 /**

@@ -21,14 +21,26 @@
  *   CFG_STRING string                     "x"           / x
  *   CFG_ENUM   string, one of `choices`   "metis"       / metis
  *   CFG_TIME   string with unit (stime.h) "100ps"       / 100ps
+ *   CFG_LIST   array or list of strings   ["a", "b c"]  / a,b c
  * Ranges (`min`, `max`) are texts in the type's own form ("1", "0.0",
  * "1ps"), inclusive, NULL for unbounded.  A NULL default makes a key required.
+ *
+ * CFG_LIST is a list of strings (e.g. the switch names of a custom
+ * topology).  In the file it is an array [...] or a list (...) whose
+ * elements are all strings.  Its --set form (and so its default) is
+ * comma-separated: each element is trimmed of surrounding white space, and
+ * an empty or blank value is the empty list; an element that contains a
+ * comma, or starts or ends with a space, can only be written in the file.
+ * Its `min`/`max` bound the NUMBER of elements (non-negative integers).
  *
  * Errors (cxl_err message, code CXL_EINVAL, or CXL_EIO for an unreadable file):
  *   FILE:LINE: unknown key "phold.lp" (did you mean "phold.lps"?)
  *   FILE:LINE: phold.lps: wrong type: got a string (expected an integer)
  *   FILE:LINE: phold.remote: 1.5 is out of range (expected 0 to 1)
  *   FILE:LINE: phold.lookahead: negative time "-5ns" (a time is >= 0)
+ *   FILE:LINE: topo.links: wrong type: got an integer (expected a list of strings)
+ *   FILE:LINE: topo.links[1]: wrong type: got an integer (expected a string)
+ *   FILE:LINE: topo.links: 3 elements is out of range (expected 1 to 2)
  *   FILE:LINE: syntax error: <libconfig's text>
  *   FILE: missing required key "phold.lps" (an integer)
  *   --set phold.lp=3: unknown key "phold.lp" (did you mean "phold.lps"?)
@@ -45,15 +57,17 @@
 #include "core/err.h"
 #include "core/stime.h"
 
-enum cfg_type { CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME };
+enum cfg_type { CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME, CFG_LIST };
 
 typedef struct cfg_key cfg_key;
 struct cfg_key {
 	const char *path;    /* dotted path, e.g. "phold.lps" */
 	enum cfg_type type;  /* value type */
 	const char *def;     /* default in --set text form; NULL = required */
-	const char *min;     /* inclusive lower bound in text form, NULL = none */
-	const char *max;     /* inclusive upper bound in text form, NULL = none */
+	const char *min;     /* inclusive lower bound in text form, NULL = none
+				(CFG_LIST: least number of elements) */
+	const char *max;     /* inclusive upper bound in text form, NULL = none
+				(CFG_LIST: most number of elements) */
 	const char *choices; /* CFG_ENUM only: "a|b|c" */
 	const char *doc;     /* one line for --help-config and the README */
 };
@@ -91,6 +105,12 @@ int cfg_bool(const cfg *c, const char *path);
 const char *cfg_str(const cfg *c, const char *path);  /* CFG_STRING, CFG_ENUM */
 int cfg_enum(const cfg *c, const char *path);         /* index into choices */
 sim_time cfg_time(const cfg *c, const char *path);
+/*
+ * cfg_list - the elements of the CFG_LIST key @path, *@n of them (@n may be
+ * NULL).  The array is NULL-terminated (never NULL itself, also when empty)
+ * and owned by @c, valid until cfg_free().
+ */
+const char *const *cfg_list(const cfg *c, const char *path, size_t *n);
 
 /* cfg_is_set - 1 if @path was given in the file or by --set, 0 if defaulted. */
 int cfg_is_set(const cfg *c, const char *path);

@@ -34,12 +34,14 @@ enum cfg_origin { CFG_ORIGIN_DEFAULT, CFG_ORIGIN_FILE, CFG_ORIGIN_SET };
 
 typedef struct cfg_value cfg_value;
 struct cfg_value {
-	int64_t i;   /* CFG_INT */
-	double f;    /* CFG_FLOAT */
-	int b;       /* CFG_BOOL: 0 or 1 */
-	int idx;     /* CFG_ENUM: index into choices */
-	sim_time t;  /* CFG_TIME, ps */
-	char *s;     /* CFG_STRING, CFG_ENUM: the text, owned */
+	int64_t i;     /* CFG_INT */
+	double f;      /* CFG_FLOAT */
+	int b;         /* CFG_BOOL: 0 or 1 */
+	int idx;       /* CFG_ENUM: index into choices */
+	sim_time t;    /* CFG_TIME, ps */
+	char *s;       /* CFG_STRING, CFG_ENUM: the text, owned */
+	char **list;   /* CFG_LIST: nlist elements then NULL, all owned; NULL if none */
+	size_t nlist;  /* CFG_LIST: number of elements (of a bound: the count) */
 };
 
 typedef struct cfg_slot cfg_slot;

@@ -59,9 +59,26 @@ enum { COL_PATH, COL_TYPE, COL_DEF, COL_RANGE, COL_CHOICES, NCOLS };
 typedef struct help_row help_row;
 struct help_row {
 	const char *cell[NCOLS];  /* column texts */
-	char def[256];            /* storage for a quoted string default */
+	char def[256];            /* storage for a quoted string or list default */
 	char range[256];          /* storage for the range text */
 };
+
+/* @k's list default as the file writes it, ["a", "b"], truncated to @n. */
+static const char *list_default(const cfg_key *k, char *buf, size_t n)
+{
+	cfg_value v = { 0 };
+	size_t len = 1;
+
+	cfg__value_default(k, &v);
+	snprintf(buf, n, "[");
+	for (size_t i = 0; i < v.nlist && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s\"%s\"", i ? ", " : "",
+					v.list[i]);
+	if (len < n)
+		snprintf(buf + len, n - len, "]");
+	cfg__value_free(&v);
+	return buf;
+}
 
 static void help_fill(help_row *r, const cfg_key *k)
 {
@@ -72,6 +89,8 @@ static void help_fill(help_row *r, const cfg_key *k)
 		snprintf(r->def, sizeof(r->def), "\"%s\"", k->def);
 		r->cell[COL_DEF] = r->def;
 	}
+	if (k->def && k->type == CFG_LIST)
+		r->cell[COL_DEF] = list_default(k, r->def, sizeof(r->def));
 	r->cell[COL_RANGE] = cfg__range_text(k, r->range, sizeof(r->range));
 	r->cell[COL_CHOICES] = k->type == CFG_ENUM ? k->choices : "-";
 }
@@ -107,7 +126,8 @@ static void help_widths(const cfg_schema *const *schemas, size_t nschemas,
  * @f:        output stream
  *
  * One section per schema; columns KEY, TYPE, DEFAULT ("(required)" for a
- * required key), RANGE (inclusive), CHOICES (enums) and DESCRIPTION.
+ * required key; strings quoted, lists as ["a", "b"]), RANGE (inclusive; the
+ * element count for a list), CHOICES (enums) and DESCRIPTION.
  */
 void cfg_help(const cfg_schema *const *schemas, size_t nschemas, FILE *f)
 {

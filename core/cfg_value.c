@@ -8,13 +8,19 @@
  * cfg__value_from_setting() are the entry points cfg.c uses.  Errors are
  * "PATH: what (expected ...)"; the caller adds the location.
  *
+ * CFG_LIST values are string lists: from an array or list setting whose
+ * elements are all strings, or from comma-separated text (split_list());
+ * their range is on the element count (a bound is a cfg_value whose nlist
+ * is the count, so check_range() serves every ranged type alike).
+ *
  * cfg__value_write() is the inverse for cfg_dump(): libconfig syntax that
  * reads back to the same value (floats in their shortest exact "%g" form,
  * integers beyond 32 bits with the L suffix libconfig 1.5 needs, times that
- * stime_parse() accepts, SIM_TIME_MAX included).
+ * stime_parse() accepts, SIM_TIME_MAX included, lists as string arrays).
  *
  * A bad default or bound in a schema is a programming error: panic.
- * Ownership: a cfg_value owns its string; cfg__value_free() releases it.
+ * Ownership: a cfg_value owns its string and its list (the array and every
+ * element); cfg__value_free() releases them.
  */
 #include "core/cfg_int.h"
 
@@ -30,6 +36,7 @@
 static const char *const type_names[] = {
 	[CFG_INT] = "int",       [CFG_FLOAT] = "float", [CFG_BOOL] = "bool",
 	[CFG_STRING] = "string", [CFG_ENUM] = "enum",   [CFG_TIME] = "time",
+	[CFG_LIST] = "list",
 };
 
 #define TIME_EXPECTED "a time with a unit ps|ns|us|ms|s, e.g. \"100ps\""
@@ -64,6 +71,7 @@ const char *cfg__expected(const cfg_key *k, char *buf, size_t n)
 		snprintf(buf, n, "one of %s", k->choices);
 		return buf;
 	case CFG_TIME: return TIME_EXPECTED;
+	case CFG_LIST: return "a list of strings";
 	}
 	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
 }
@@ -90,13 +98,19 @@ static char *time_text(sim_time t, char *buf)
 }
 
 /**
- * cfg__value_free - release the string of @v (if any) and clear it.
+ * cfg__value_free - release the string and the list of @v (if any) and
+ * clear them.
  * @v: the value
  */
 void cfg__value_free(cfg_value *v)
 {
 	free(v->s);
 	v->s = NULL;
+	for (size_t i = 0; v->list && i < v->nlist; i++)
+		free(v->list[i]);
+	free(v->list);
+	v->list = NULL;
+	v->nlist = 0;
 }
 
 /* ---- parsing -------------------------------------------------------------- */
@@ -194,6 +208,38 @@ static char *unquote(const char *s)
 	return xstrdup(s);
 }
 
+/* Copy of @s[0..@n) without surrounding white space. */
+static char *trimmed(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	char *r = xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+/* split_list - list value from "a, b,c": trimmed elements; "" or blank: none. */
+static void split_list(const char *text, cfg_value *v)
+{
+	size_t n = 1;
+
+	for (const char *p = text; *p; p++)
+		n += *p == ',';
+	if (!text[strspn(text, " \t\n\v\f\r")])
+		n = 0;
+	v->list = xcalloc(n + 1, sizeof(char *));
+	for (const char *p = text; v->nlist < n; p++) {
+		const size_t len = strcspn(p, ",");
+		v->list[v->nlist++] = trimmed(p, len);
+		p += len;
+	}
+}
+
 static int bad_text(const cfg_key *k, const char *text, cxl_err *e)
 {
 	char buf[256];
@@ -219,6 +265,9 @@ static int parse_text(const cfg_key *k, const char *text, cfg_value *v, cxl_err 
 		return set_choice(k, unquote(text), v, e);
 	case CFG_TIME:
 		return parse_time(k, text, &v->t, e);
+	case CFG_LIST:
+		split_list(text, v);
+		return 0;
 	}
 	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
 }
@@ -252,7 +301,26 @@ static int wrong_type(const cfg_key *k, const char *got, cxl_err *e)
 			   k->path, got, cfg__expected(k, buf, sizeof(buf)));
 }
 
-/* from_setting - value of @k from a scalar libconfig setting. */
+/* from_list - value of list key @k from array or list setting @s. */
+static int from_list(const cfg_key *k, const config_setting_t *s, cfg_value *v,
+		     cxl_err *e)
+{
+	const int n = config_setting_length(s);
+
+	v->list = xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *el = config_setting_get_elem(s, (unsigned)i);
+		const int t = config_setting_type(el);
+		if (t != CONFIG_TYPE_STRING)
+			return cxl_err_set(e, CXL_EINVAL,
+					   "%s[%d]: wrong type: got %s (expected a string)",
+					   k->path, i, cfg__setting_type_text(t));
+		v->list[v->nlist++] = xstrdup(config_setting_get_string(el));
+	}
+	return 0;
+}
+
+/* from_setting - value of @k from a libconfig setting (not a group). */
 static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *v,
 			cxl_err *e)
 {
@@ -291,6 +359,10 @@ static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *
 		if (is_int || t == CONFIG_TYPE_FLOAT)
 			return wrong_type(k, "a number without a unit", e);
 		break;
+	case CFG_LIST:
+		if (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)
+			return from_list(k, s, v, e);
+		break;
 	}
 	return wrong_type(k, cfg__setting_type_text(t), e);
 }
@@ -302,9 +374,16 @@ static cfg_value bound(const cfg_key *k, const char *text)
 {
 	cfg_value v = { 0 };
 	cxl_err e = { 0 };
+	int64_t count;
 
-	if (parse_text(k, text, &v, &e))
-		CXL_PANIC("cfg: schema bound of %s: %s", k->path, e.msg);
+	if (k->type != CFG_LIST) {
+		if (parse_text(k, text, &v, &e))
+			CXL_PANIC("cfg: schema bound of %s: %s", k->path, e.msg);
+	} else if (parse_int(text, &count) || count < 0) {
+		CXL_PANIC("cfg: schema bound of %s: bad element count \"%s\"", k->path, text);
+	} else {
+		v.nlist = (size_t)count;
+	}
 	return v;
 }
 
@@ -314,6 +393,7 @@ static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 	case CFG_INT: return (a->i > b->i) - (a->i < b->i);
 	case CFG_FLOAT: return (a->f > b->f) - (a->f < b->f);
 	case CFG_TIME: return (a->t > b->t) - (a->t < b->t);
+	case CFG_LIST: return (a->nlist > b->nlist) - (a->nlist < b->nlist);
 	default: return 0;
 	}
 }
@@ -321,7 +401,7 @@ static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 static int has_range(const cfg_key *k)
 {
 	return (k->min || k->max) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
-				      k->type == CFG_TIME);
+				      k->type == CFG_TIME || k->type == CFG_LIST);
 }
 
 /**
@@ -346,10 +426,15 @@ char *cfg__range_text(const cfg_key *k, char *buf, size_t n)
 	return buf;
 }
 
-/* Text of a CFG_INT, CFG_FLOAT or CFG_TIME value; @n >= STIME_FMT_LEN. */
+/*
+ * Text of a ranged value: a CFG_INT, CFG_FLOAT or CFG_TIME value, or the
+ * element count of a CFG_LIST ("3 elements"); @n >= STIME_FMT_LEN.
+ */
 static char *number_text(const cfg_key *k, const cfg_value *v, char *buf, size_t n)
 {
-	if (k->type == CFG_INT)
+	if (k->type == CFG_LIST)
+		snprintf(buf, n, "%zu element%s", v->nlist, v->nlist == 1 ? "" : "s");
+	else if (k->type == CFG_INT)
 		snprintf(buf, n, "%lld", (long long)v->i);
 	else if (k->type == CFG_FLOAT)
 		float_text(v->f, buf, n);
@@ -406,7 +491,8 @@ int cfg__value_default(const cfg_key *k, cfg_value *v)
 /**
  * cfg__value_parse - value of @k from its --set text form, range-checked.
  * @k:    the key
- * @text: the text (strings and enums may be in double quotes)
+ * @text: the text (strings and enums may be in double quotes; a list is
+ *        comma-separated, see split_list())
  * @v:    OUT the value, zero-initialized by the caller; left empty on error
  * @e:    OUT error "PATH: what (expected ...)", may be NULL
  *
@@ -422,10 +508,10 @@ int cfg__value_parse(const cfg_key *k, const char *text, cfg_value *v, cxl_err *
 }
 
 /**
- * cfg__value_from_setting - value of @k from a scalar libconfig setting,
- * type- and range-checked.
+ * cfg__value_from_setting - value of @k from a libconfig setting, type- and
+ * range-checked.
  * @k: the key
- * @s: the setting (not a group, list or array)
+ * @s: the setting: not a group; an array or list only for a CFG_LIST key
  * @v: OUT the value, zero-initialized by the caller; left empty on error
  * @e: OUT error "PATH: what (expected ...)", may be NULL
  *
@@ -462,6 +548,16 @@ static void write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void write_list(FILE *f, const cfg_value *v)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < v->nlist; i++) {
+		fputs(i ? ", " : "", f);
+		write_string(f, v->list[i]);
+	}
+	fputc(']', f);
+}
+
 /**
  * cfg__value_write - write @v in libconfig syntax that reads back equal.
  * @f: output stream
@@ -490,6 +586,9 @@ void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v)
 		break;
 	case CFG_TIME:
 		fprintf(f, "\"%s\"", number_text(k, v, buf, sizeof(buf)));
+		break;
+	case CFG_LIST:
+		write_list(f, v);
 		break;
 	}
 }

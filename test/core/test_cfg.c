@@ -3,8 +3,8 @@
  *
  * Every test writes its config files into a fresh mkdtemp() directory (a
  * checked fixture, so it runs in the forked test process) and loads them
- * against the two test schemas below, which cover every cfg_type, required
- * keys, ranges of each form and a nested group.  Error messages are checked
+ * against the three test schemas below, which cover every cfg_type, required
+ * keys, ranges of each form (element counts for lists) and nested groups.  Error messages are checked
  * exactly: they are the user interface of a strict loader.
  */
 #include "core/cfg.h"
@@ -40,11 +40,19 @@ static const cfg_key phold_keys[] = {
 	{ .path = "phold.mean.weight", .type = CFG_FLOAT, .def = "1.0", .doc = "weight" },
 };
 
+static const cfg_key topo_keys[] = {
+	{ .path = "topology.custom.switches", .type = CFG_LIST, .def = "",
+	  .doc = "switch names" },
+	{ .path = "topology.custom.links", .type = CFG_LIST, .def = " host0 sw0 ,sw0 sw1",
+	  .min = "1", .max = "2", .doc = "links, \"A B\" each" },
+};
+
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static const cfg_schema sim_schema = { "simulation", sim_keys, NELEMS(sim_keys) };
 static const cfg_schema phold_schema = { "phold", phold_keys, NELEMS(phold_keys) };
-static const cfg_schema *const schemas[] = { &sim_schema, &phold_schema };
+static const cfg_schema topo_schema = { "topology", topo_keys, NELEMS(topo_keys) };
+static const cfg_schema *const schemas[] = { &sim_schema, &phold_schema, &topo_schema };
 
 /*
  * The fixture's temp directory.  Check fixtures take no arguments, so this
@@ -563,6 +571,171 @@ START_TEST(test_cfg_set_without_equals)
 }
 END_TEST
 
+/* ---- CFG_LIST ------------------------------------------------------------- */
+
+#define SWITCHES "topology.custom.switches"
+#define LINKS "topology.custom.links"
+
+/* Assert that list key @path of @c holds the @n strings @want. */
+static void assert_list(const cfg *c, const char *path, const char *const *want, size_t n)
+{
+	size_t got_n = 99;
+	const char *const *got = cfg_list(c, path, &got_n);
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(got_n, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(got[i], want[i]);
+	ck_assert_ptr_null(got[n]);
+}
+
+START_TEST(test_cfg_list_file_array)
+{
+	const char *const sw[] = { "sw0", "sw1" }, *const links[] = { "host0 sw0", "sw0 sw1" };
+	cfg *c = load_text_ok("phold = { lps = 1; };\n"
+			      "topology: { custom: {\n"
+			      "  switches = [\"sw0\", \"sw1\"];\n"
+			      "  links = [\"host0 sw0\",\n \"sw0 sw1\"];\n"
+			      "}; };\n");
+
+	assert_list(c, SWITCHES, sw, 2);
+	assert_list(c, LINKS, links, 2);
+	ck_assert_int_eq(cfg_is_set(c, SWITCHES), 1);
+	ck_assert_ptr_null(cfg_list(c, SWITCHES, NULL)[2]);
+	cfg_free(c);
+}
+END_TEST
+
+START_TEST(test_cfg_list_file_list)
+{
+	const char *const sw[] = { "a", "", " b c " };
+	cfg *c = load_text_ok("phold = { lps = 1; };\n"
+			      "topology = { custom = { switches = (\"a\", \"\", \" b c \"); }; };\n");
+
+	assert_list(c, SWITCHES, sw, 3);
+	cfg_free(c);
+}
+END_TEST
+
+START_TEST(test_cfg_list_set_commas)
+{
+	const char *sets[] = { "phold.lps=1", SWITCHES "=sw0,sw1", SWITCHES "= sw0 , sw 1 ,,x",
+			       LINKS "=h0 s0" };
+	const char *const two[] = { "sw0", "sw1" }, *const four[] = { "sw0", "sw 1", "", "x" };
+	const char *const one[] = { "h0 s0" };
+	char path[256];
+
+	write_cfg(path, "x.cfg", "topology = { custom = { switches = [\"f\"]; }; };\n");
+	cfg *c = load_ok(path, sets, 2);
+	assert_list(c, SWITCHES, two, 2);
+	cfg_free(c);
+	c = load_ok(path, sets, NELEMS(sets));
+	assert_list(c, SWITCHES, four, 4);
+	assert_list(c, LINKS, one, 1);
+	cfg_error_at(c, SWITCHES, NULL, "x");
+	cfg_free(c);
+}
+END_TEST
+
+START_TEST(test_cfg_list_empty)
+{
+	const char *sets[] = { "phold.lps=1", SWITCHES "=", SWITCHES "= \t " };
+	cfg *c = load_text_ok("phold = { lps = 1; };\n"
+			      "topology = { custom = { switches = []; }; };\n");
+
+	assert_list(c, SWITCHES, NULL, 0);
+	ck_assert_int_eq(cfg_is_set(c, SWITCHES), 1);
+	cfg_free(c);
+	c = load_text_ok("phold = { lps = 1; };\n"
+			 "topology = { custom = { switches = (); }; };\n");
+	assert_list(c, SWITCHES, NULL, 0);
+	cfg_free(c);
+	c = load_ok(NULL, sets, 2);
+	assert_list(c, SWITCHES, NULL, 0);
+	cfg_free(c);
+	c = load_ok(NULL, sets, 3);
+	assert_list(c, SWITCHES, NULL, 0);
+	cfg_free(c);
+}
+END_TEST
+
+START_TEST(test_cfg_list_wrong_element_type)
+{
+	expect_file_error("topology = { custom = {\n  links = (\"a\", 1);\n}; };\n",
+			  ":2: topology.custom.links[1]: wrong type: got an integer (expected a string)");
+	expect_file_error("topology = { custom = { links = [1, 2]; }; };\n",
+			  ":1: topology.custom.links[0]: wrong type: got an integer (expected a string)");
+	expect_file_error("topology = { custom = { links = (\"a\", \"b\", (\"c\")); }; };\n",
+			  ":1: topology.custom.links[2]: wrong type: got a list (expected a string)");
+	expect_file_error("topology = { custom = { links = (\"a\", [\"b\"]); }; };\n",
+			  ":1: topology.custom.links[1]: wrong type: got an array (expected a string)");
+	expect_file_error("topology = { custom = { links = ({ a = 1; }); }; };\n",
+			  ":1: topology.custom.links[0]: wrong type: got a group (expected a string)");
+}
+END_TEST
+
+START_TEST(test_cfg_list_scalar_where_list_expected)
+{
+	expect_file_error("topology = { custom = { links = 5; }; };\n",
+			  ":1: topology.custom.links: wrong type: got an integer "
+			  "(expected a list of strings)");
+	expect_file_error("topology = { custom = { links = \"a,b\"; }; };\n",
+			  ":1: topology.custom.links: wrong type: got a string "
+			  "(expected a list of strings)");
+	expect_file_error("topology = { custom = { links = { a = \"b\"; }; }; };\n",
+			  ":1: topology.custom.links: wrong type: got a group "
+			  "(expected a list of strings)");
+}
+END_TEST
+
+START_TEST(test_cfg_list_count_out_of_range)
+{
+	const char *const two[] = { "a", "b" };
+	const char *sets[] = { "phold.lps=1", LINKS "=a,b" };
+
+	expect_file_error("topology = { custom = { links = [\"a\", \"b\", \"c\"]; }; };\n",
+			  ":1: topology.custom.links: 3 elements is out of range (expected 1 to 2)");
+	expect_file_error("topology = { custom = { links = []; }; };\n",
+			  ":1: topology.custom.links: 0 elements is out of range (expected 1 to 2)");
+	expect_set_error(LINKS "=a,b,c", "--set " LINKS "=a,b,c: " LINKS
+			 ": 3 elements is out of range (expected 1 to 2)");
+	expect_set_error(LINKS "=", "--set " LINKS "=: " LINKS
+			 ": 0 elements is out of range (expected 1 to 2)");
+	cfg *c = load_ok(NULL, sets, 2);
+	assert_list(c, LINKS, two, 2);
+	cfg_free(c);
+}
+END_TEST
+
+START_TEST(test_cfg_list_default_applied)
+{
+	const char *const links[] = { "host0 sw0", "sw0 sw1" };
+	cfg *c = load_text_ok("phold = { lps = 1; };\n");
+
+	assert_list(c, SWITCHES, NULL, 0);
+	assert_list(c, LINKS, links, 2);
+	ck_assert_int_eq(cfg_is_set(c, LINKS), 0);
+	ck_assert_int_eq(cfg_has_group(c, "topology"), 0);
+	cfg_free(c);
+}
+END_TEST
+
+static const cfg_key required_list_keys[] = {
+	{ .path = "t.names", .type = CFG_LIST, .min = "0", .doc = "names" },
+};
+
+START_TEST(test_cfg_list_required_missing)
+{
+	const cfg_schema s = { "t", required_list_keys, NELEMS(required_list_keys) };
+	const cfg_schema *const list[] = { &s };
+	cfg *c = NULL;
+	cxl_err err = { 0 };
+
+	ck_assert_int_eq(cfg_load(&c, NULL, list, 1, NULL, 0, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "(no file): missing required key \"t.names\" (a list of strings)");
+}
+END_TEST
+
 /* ---- cfg_error_at, cfg_is_set, cfg_has_group ------------------------------ */
 
 START_TEST(test_cfg_error_at_origins)
@@ -671,6 +844,12 @@ static void assert_same_values(const cfg *a, const cfg *b)
 	ck_assert_int_eq(cfg_int(a, "phold.big"), cfg_int(b, "phold.big"));
 	ck_assert_uint_eq(cfg_time(a, "phold.mean.delay"), cfg_time(b, "phold.mean.delay"));
 	ck_assert(cfg_float(a, "phold.mean.weight") == cfg_float(b, "phold.mean.weight"));
+	for (int k = 0; k < 2; k++) {
+		const char *p = k ? LINKS : SWITCHES;
+		size_t n;
+		const char *const *la = cfg_list(a, p, &n);
+		assert_list(b, p, la, n);
+	}
 }
 
 /* Dump @c, reload the dump, compare values, and check the dump is stable. */
@@ -716,6 +895,22 @@ START_TEST(test_cfg_dump_round_trip)
 }
 END_TEST
 
+START_TEST(test_cfg_list_dump_round_trip)
+{
+	const char *sets[] = { "phold.lps=1", SWITCHES "=sw0, s\"w\\1\", tab\tx ,\x01" };
+	char path[256];
+
+	write_cfg(path, "l.cfg", "phold = { lps = 1; };\n"
+		  "topology = { custom = { switches = (); links = (\"a\", \"\"); }; };\n");
+	cfg *c = load_ok(path, NULL, 0);
+	round_trip(c);
+	cfg_free(c);
+	c = load_ok(NULL, sets, NELEMS(sets));
+	round_trip(c);
+	cfg_free(c);
+}
+END_TEST
+
 START_TEST(test_cfg_dump_format)
 {
 	const char *sets[] = { "phold.lps=2" };
@@ -740,6 +935,12 @@ START_TEST(test_cfg_dump_format)
 			 "  ranks = 1;\n"
 			 "  seed = 1;\n"
 			 "  verbose = false;\n"
+			 "};\n"
+			 "topology = {\n"
+			 "  custom = {\n"
+			 "    links = [\"host0 sw0\", \"sw0 sw1\"];\n"
+			 "    switches = [];\n"
+			 "  };\n"
 			 "};\n");
 	free(text);
 	cfg_free(c);
@@ -795,6 +996,25 @@ START_TEST(test_cfg_help_table)
 }
 END_TEST
 
+START_TEST(test_cfg_list_help)
+{
+	char *text = help_text();
+	char head[512], links[512], sw[512];
+
+	ck_assert_ptr_nonnull(strstr(text, "\n[topology]\n"));
+	line_with(text, "KEY", head, sizeof(head));
+	line_with(text, LINKS " ", links, sizeof(links));
+	line_with(text, SWITCHES " ", sw, sizeof(sw));
+	ck_assert_int_eq(strstr(head, "TYPE") - head, strstr(links, "list ") - links);
+	ck_assert_int_eq(strstr(head, "DEFAULT") - head,
+			 strstr(links, "[\"host0 sw0\", \"sw0 sw1\"]") - links);
+	ck_assert_int_eq(strstr(head, "RANGE") - head, strstr(links, "1 to 2") - links);
+	ck_assert_int_eq(strstr(head, "DEFAULT") - head, strstr(sw, "[]") - sw);
+	ck_assert_int_eq(strstr(head, "DESCRIPTION") - head, strstr(sw, "switch names") - sw);
+	free(text);
+}
+END_TEST
+
 /* ---- programming errors panic --------------------------------------------- */
 
 START_TEST(test_cfg_getter_unknown_path_panics)
@@ -821,6 +1041,38 @@ START_TEST(test_cfg_enum_getter_on_string_panics)
 	cfg *c = load_ok(NULL, sets, 1);
 
 	cfg_enum(c, "sim.name");
+}
+END_TEST
+
+START_TEST(test_cfg_list_getter_on_scalar_panics)
+{
+	const char *sets[] = { "phold.lps=2" };
+	cfg *c = load_ok(NULL, sets, 1);
+
+	cfg_list(c, "sim.name", NULL);
+}
+END_TEST
+
+START_TEST(test_cfg_str_getter_on_list_panics)
+{
+	const char *sets[] = { "phold.lps=2" };
+	cfg *c = load_ok(NULL, sets, 1);
+
+	cfg_str(c, SWITCHES);
+}
+END_TEST
+
+static const cfg_key bad_list_bound_keys[] = {
+	{ .path = "t.names", .type = CFG_LIST, .def = "", .max = "-1" },
+};
+
+START_TEST(test_cfg_list_bad_bound_schema_panics)
+{
+	const cfg_schema s = { "bad", bad_list_bound_keys, NELEMS(bad_list_bound_keys) };
+	const cfg_schema *const list[] = { &s };
+	cfg *c = NULL;
+
+	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
 
@@ -914,6 +1166,24 @@ static TCase *set_case(void)
 	return tc;
 }
 
+static TCase *list_case(void)
+{
+	TCase *tc = fixture_case("list");
+
+	tcase_add_test(tc, test_cfg_list_file_array);
+	tcase_add_test(tc, test_cfg_list_file_list);
+	tcase_add_test(tc, test_cfg_list_set_commas);
+	tcase_add_test(tc, test_cfg_list_empty);
+	tcase_add_test(tc, test_cfg_list_wrong_element_type);
+	tcase_add_test(tc, test_cfg_list_scalar_where_list_expected);
+	tcase_add_test(tc, test_cfg_list_count_out_of_range);
+	tcase_add_test(tc, test_cfg_list_default_applied);
+	tcase_add_test(tc, test_cfg_list_required_missing);
+	tcase_add_test(tc, test_cfg_list_dump_round_trip);
+	tcase_add_test(tc, test_cfg_list_help);
+	return tc;
+}
+
 static TCase *panics_case(void)
 {
 	TCase *tc = tcase_create("panics");  /* no temp dir: an abort skips teardown */
@@ -921,6 +1191,9 @@ static TCase *panics_case(void)
 	tcase_add_test_raise_signal(tc, test_cfg_getter_unknown_path_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_getter_wrong_type_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_enum_getter_on_string_panics, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_cfg_list_getter_on_scalar_panics, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_cfg_str_getter_on_list_panics, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_cfg_list_bad_bound_schema_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_duplicate_schema_path_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_key_and_group_schema_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_bad_default_schema_panics, SIGABRT);
@@ -949,6 +1222,7 @@ Suite *cfg_suite(void)
 	suite_add_tcase(s, valid);
 	suite_add_tcase(s, file_errors_case());
 	suite_add_tcase(s, set_case());
+	suite_add_tcase(s, list_case());
 	suite_add_tcase(s, origin);
 	suite_add_tcase(s, output);
 	suite_add_tcase(s, panics_case());
