@@ -44,6 +44,16 @@ static const cfg_key fab_keys[] = {
 	  "spine_leaf: memory devices on each leaf" },
 	{ "topology.k", CFG_INT, "4", "2", "24", NULL,
 	  "fat_tree: k (even): k pods, 5k^2/4 switches, k^3/4 edge ports (24 -> 3456)" },
+	{ "topology.custom.hosts", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the hosts" },
+	{ "topology.custom.accelerators", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the accelerators" },
+	{ "topology.custom.memories", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the memory devices" },
+	{ "topology.custom.switches", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the switches" },
+	{ "topology.custom.links", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: physical connections, each \"A B\" (two listed names; an endpoint has one)" },
 	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
 	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port latency)" },
 	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
@@ -75,7 +85,7 @@ static const char *const kind_keys[] = {
 	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf",
 	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories",
 	[FAB_FAT_TREE] = "k hosts accelerators memories",
-	[FAB_CUSTOM] = "",
+	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.links",
 };
 
 static int word_in(const char *word, const char *list)
@@ -119,6 +129,107 @@ static const char *field_key(enum fab_topo_field f)
 	return "topology.kind";
 }
 
+typedef struct named named;
+struct named {
+	const char *name;   /* as listed */
+	enum fab_kind kind; /* its kind */
+	const char *key;    /* the list it is in */
+	uint32_t node;      /* fabric node, UINT32_MAX until linked */
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+/* Every listed name with its kind, sorted by name; duplicates are an error. */
+static int custom_names(const cfg *cf, named **out, size_t *n, cxl_err *err)
+{
+	static const struct { const char *key; enum fab_kind kind; } lists[] = {
+		{ "topology.custom.hosts", FAB_HOST },
+		{ "topology.custom.accelerators", FAB_ACCEL },
+		{ "topology.custom.memories", FAB_MEMORY },
+		{ "topology.custom.switches", FAB_SWITCH },
+	};
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		size_t m;
+		cfg_list(cf, lists[i].key, &m);
+		total += m;
+	}
+	named *v = xmalloc((total ? total : 1) * sizeof(*v));
+	for (size_t i = 0; i < 4; i++) {
+		size_t m;
+		const char *const *l = cfg_list(cf, lists[i].key, &m);
+		for (size_t j = 0; j < m; j++)
+			v[k++] = (named){ l[j], lists[i].kind, lists[i].key, UINT32_MAX };
+	}
+	qsort(v, total, sizeof(*v), named_cmp);
+	for (size_t i = 1; i < total; i++)
+		if (!strcmp(v[i].name, v[i - 1].name)) {
+			int rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is listed twice (in %s and %s)",
+					      v[i].name, v[i - 1].key, v[i].key);
+			free(v);
+			return rc;
+		}
+	*out = v;
+	*n = total;
+	return 0;
+}
+
+/* The node called @tok, created on first use; NULL if not listed. */
+static named *custom_node(fabric *f, named *v, size_t n, const char *tok)
+{
+	named key = { .name = tok };
+	named *e = bsearch(&key, v, n, sizeof(*v), named_cmp);
+
+	if (e && e->node == UINT32_MAX)
+		e->node = fab_add_node(f, e->kind, e->name);
+	return e;
+}
+
+/* One link "A B": two listed names, connected. */
+static int custom_link(const cfg *cf, fabric *f, named *v, size_t n, size_t i,
+		       const char *text, cxl_err *err)
+{
+	char a[128], b[128], extra[2];
+	cxl_err e = { 0 };
+	const char *key = "topology.custom.links";
+
+	if (sscanf(text, "%127s %127s %1s", a, b, extra) != 2)
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": expected two names \"A B\"", i, text);
+	named *na = custom_node(f, v, n, a), *nb = na ? custom_node(f, v, n, b) : NULL;
+	if (!na || !nb)
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s is in no topology.custom list "
+				    "(hosts, accelerators, memories, switches)", i, text, na ? b : a);
+	if (fab_connect(f, na->node, nb->node, &e))
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s", i, text, e.msg);
+	return 0;
+}
+
+/* custom: nodes in order of first appearance in topology.custom.links. */
+static int gen_custom(const cfg *cf, fabric *f, cxl_err *err)
+{
+	size_t n = 0, nl;
+	named *v = NULL;
+	const char *const *links = cfg_list(cf, "topology.custom.links", &nl);
+	int rc = custom_names(cf, &v, &n, err);
+
+	if (rc)
+		return rc;
+	if (n > FAB_MAX_PBR + 65536u)
+		rc = cfg_error_at(cf, "topology.custom.switches", err, "%zu nodes is too many", n);
+	for (size_t i = 0; !rc && i < nl; i++)
+		rc = custom_link(cf, f, v, n, i, links[i], err);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (v[i].node == UINT32_MAX)
+			rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is in no topology.custom.links "
+					  "entry (connected to nothing)", v[i].name);
+	free(v);
+	return rc;
+}
+
 static int generate(const cfg *cf, fabric *f, cxl_err *err)
 {
 	fab_topo t = {
@@ -131,13 +242,12 @@ static int generate(const cfg *cf, fabric *f, cxl_err *err)
 	};
 	enum fab_topo_field field;
 	cxl_err e = { 0 };
-	uint64_t endpoints = t.kind == FAB_SPINE_LEAF ?
+	uint64_t endpoints = t.kind == FAB_CUSTOM ? 0 : t.kind == FAB_SPINE_LEAF ?
 		(uint64_t)t.leaves * (t.hosts_per_leaf + t.mems_per_leaf) :
 		(uint64_t)t.hosts + t.accels + t.memories;
 
 	if (t.kind == FAB_CUSTOM)
-		return cfg_error_at(cf, "topology.kind", err,
-				    "custom topologies are not available yet (expected a generated kind)");
+		return gen_custom(cf, f, err);
 	if (endpoints > FAB_MAX_PBR)
 		return cfg_error_at(cf, t.kind == FAB_SPINE_LEAF ? "topology.leaves" : "topology.hosts",
 				    err, "%llu endpoints exceed the %d edge ports a PBR fabric can "

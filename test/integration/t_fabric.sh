@@ -3,7 +3,7 @@
 # partition.json (metis against block and roundrobin on rack-4096), and the
 # fabric's config errors on every rank count.
 
-FABRICS="chain ring tree spine_leaf fully_connected fat_tree rack-4096"
+FABRICS="chain ring tree spine_leaf fully_connected fat_tree custom rack-4096"
 
 test_check_every_fabric_config() {
 	for c in $FABRICS; do
@@ -96,9 +96,29 @@ fabric_errors() {
 		'topology = { kind = "spine_leaf"; leaves = 65; hosts_per_leaf = 32; memories_per_leaf = 32; };' || return 1
 	fab_error "$n" 'bad.cfg:2: topology.switches: a ring needs at least 3 switches' \
 		'topology = { kind = "ring"; switches = 2; };' || return 1
-	fab_error "$n" 'bad.cfg:2: topology.kind: .*' 'topology = { kind = "torus"; };'
+	fab_error "$n" 'bad.cfg:2: topology.kind: .*' 'topology = { kind = "torus"; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.custom.links: \[1\] "h0 sw9": sw9 is in no topology.custom list' \
+		'topology = { kind = "custom"; custom = { hosts = ["h0"]; switches = ["sw0"]; links = ["h0 sw0", "h0 sw9"]; }; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.custom.links: \[1\] "m0 h0": host h0 has a second connection' \
+		'topology = { kind = "custom"; custom = { hosts = ["h0"]; memories = ["m0"]; switches = ["s"]; links = ["h0 s", "m0 h0"]; }; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.custom.switches: "x" is listed twice' \
+		'topology = { kind = "custom"; custom = { hosts = ["x"]; switches = ["x"]; links = ["x x"]; }; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.custom.memories: "m1" is in no topology.custom.links entry' \
+		'topology = { kind = "custom"; custom = { hosts = ["h"]; memories = ["m1"]; switches = ["s"]; links = ["h s"]; }; };' || return 1
+	fab_error "$n" 'bad.cfg:2: topology.custom.links: \[0\] "h": expected two names' \
+		'topology = { kind = "custom"; custom = { hosts = ["h"]; links = ["h"]; }; };'
 }
 test_fabric_config_errors_on_1_to_4_ranks() { each_rank_count fabric_errors; }
+
+test_custom_counts_and_direct_link() {
+	cxl 1 --check "$CONFIGS/custom.cfg" > out.txt || return 1
+	grep -q 'switches 2, hosts 2, accelerators 1, memories 3, buses 7' out.txt || fail "counts" || return 1
+	grep -q 'bisection estimate: 2 ' out.txt || fail "two parallel links between the switches" || return 1
+	# --set reaches a list key: drop the direct host1-mem2 link and its nodes
+	cxl 1 --check "$CONFIGS/custom.cfg" --set 'topology.custom.links=host0 swA,gpu0 swA,swA swB,swB mem0,swB mem1' \
+		--set topology.custom.hosts=host0 --set topology.custom.memories=mem0,mem1 > out2.txt || return 1
+	grep -q 'switches 2, hosts 1, accelerators 1, memories 2, buses 5' out2.txt || fail "--set lists: $(grep buses out2.txt)"
+}
 
 test_running_a_fabric_says_what_is_missing() {
 	expect_error 2 '.*/ring.cfg: simulating a fabric needs the CXL.mem data-path models' \
