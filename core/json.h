@@ -38,8 +38,37 @@ void json_u64(json_w *w, uint64_t v);
 void json_i64(json_w *w, int64_t v);
 void json_dbl(json_w *w, double v);
 void json_str(json_w *w, const char *s);
-void json_bool(json_w *w, int v);
 void json_null(json_w *w);
+void json_bool(json_w *w, int v);
+/* Key and value in one call (inside an object only). */
+static inline void json_kv_u64(json_w *w, const char *key, uint64_t v)
+{
+	json_key(w, key);
+	json_u64(w, v);
+}
+
+static inline void json_kv_dbl(json_w *w, const char *key, double v)
+{
+	json_key(w, key);
+	json_dbl(w, v);
+}
+
+static inline void json_kv_str(json_w *w, const char *key, const char *s)
+{
+	json_key(w, key);
+	json_str(w, s);
+}
+
+/* json_kv_u64_or_null - @v, or null when it equals @none (e.g. no lookahead). */
+static inline void json_kv_u64_or_null(json_w *w, const char *key, uint64_t v, uint64_t none)
+{
+	json_key(w, key);
+	if (v == none)
+		json_null(w);
+	else
+		json_u64(w, v);
+}
+
 /* json_finish - newline after the top-level value. */
 void json_finish(json_w *w);
 

@@ -121,11 +121,8 @@ static void run_section(const output_run *o, json_w *w)
 	json_key(w, "events_per_s"); json_dbl(w, loop > 0 ? (double)events / loop : 0.0);
 	json_key(w, "windows"); json_u64(w, windows);
 	json_key(w, "events_per_window"); json_dbl(w, windows ? (double)events / (double)windows : 0.0);
-	json_key(w, "lookahead_ps");
-	if (o->lookahead == SIM_TIME_MAX)
-		json_null(w); /* one rank, or nothing cut: no lookahead applies */
-	else
-		json_u64(w, o->lookahead);
+	/* null with one rank, or nothing cut: no lookahead applies */
+	json_kv_u64_or_null(w, "lookahead_ps", o->lookahead, SIM_TIME_MAX);
 	json_key(w, "edge_cut"); json_u64(w, o->edge_cut);
 	json_key(w, "remote_events"); json_u64(w, remote);
 	json_key(w, "mpi_wait_s"); json_dbl(w, wait);

@@ -123,7 +123,6 @@ static const char *field_key(enum fab_topo_field f)
 	case FAB_F_SWITCHES: return "topology.switches";
 	case FAB_F_HOSTS: return "topology.hosts";
 	case FAB_F_K: return "topology.k";
-	case FAB_F_LEAVES: return "topology.leaves";
 	case FAB_F_NONE: break;
 	}
 	return "topology.kind";

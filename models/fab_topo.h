@@ -59,7 +59,7 @@ struct fab_topo {
 };
 
 /* Which field a size error is about, so the caller can point at its key. */
-enum fab_topo_field { FAB_F_NONE, FAB_F_SWITCHES, FAB_F_HOSTS, FAB_F_K, FAB_F_LEAVES };
+enum fab_topo_field { FAB_F_NONE, FAB_F_SWITCHES, FAB_F_HOSTS, FAB_F_K };
 
 /**
  * fab_topo_generate - add the nodes and connections of @t to @f (empty).

@@ -52,7 +52,7 @@ void part_report_free(part_report *r)
 
 void part_report_print(const part_report *r, FILE *f)
 {
-	uint32_t lo = UINT32_MAX, hi = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	char la[STIME_FMT_LEN];
 
 	for (int k = 0; k < r->nranks; k++) {
@@ -70,11 +70,22 @@ void part_report_print(const part_report *r, FILE *f)
 			"outweighs a rank's mean load\n", 100.0 * r->imbalance_floor);
 	fprintf(f, "  lookahead     %s\n", r->lookahead == SIM_TIME_MAX ?
 		"none (nothing crosses ranks)" : stime_format(r->lookahead, la));
-	fprintf(f, "  components    %u to %u per rank (mean %.1f)%s\n", lo, hi,
+	fprintf(f, "  components    %llu to %llu per rank (mean %.1f)%s\n", (unsigned long long)lo,
+		(unsigned long long)hi,
 		(double)r->ncomp / r->nranks, r->empty_ranks ? ", some ranks empty" : "");
 	if (r->cut_below_floor)
 		fprintf(f, "  warning       %llu cut links are shorter than the cut floor %s\n",
 			(unsigned long long)r->cut_below_floor, stime_format(r->cut_floor, la));
+}
+
+/* A list with one value per rank. */
+static void per_rank(json_w *w, const char *key, const uint64_t *v, int n)
+{
+	json_key(w, key);
+	json_arr_inline(w);
+	for (int k = 0; k < n; k++)
+		json_u64(w, v[k]);
+	json_end(w);
 }
 
 void part_report_json(const void *ctx, FILE *f)
@@ -84,43 +95,20 @@ void part_report_json(const void *ctx, FILE *f)
 
 	json_init(&w, f);
 	json_obj(&w);
-	json_key(&w, "ranks");
-	json_i64(&w, r->nranks);
-	json_key(&w, "method");
-	json_str(&w, r->method);
-	json_key(&w, "components");
-	json_u64(&w, r->ncomp);
-	json_key(&w, "links");
-	json_u64(&w, r->nlink);
-	json_key(&w, "edge_cut");
-	json_u64(&w, r->edge_cut);
-	json_key(&w, "cut_fraction");
-	json_dbl(&w, r->cut_fraction);
-	json_key(&w, "imbalance");
-	json_dbl(&w, r->imbalance);
-	json_key(&w, "imbalance_floor");
-	json_dbl(&w, r->imbalance_floor);
-	json_key(&w, "lookahead_ps");
-	if (r->lookahead == SIM_TIME_MAX)
-		json_null(&w);
-	else
-		json_u64(&w, r->lookahead);
-	json_key(&w, "cut_floor_ps");
-	json_u64(&w, r->cut_floor);
-	json_key(&w, "cut_below_floor");
-	json_u64(&w, r->cut_below_floor);
-	json_key(&w, "empty_ranks");
-	json_u64(&w, r->empty_ranks);
-	json_key(&w, "components_per_rank");
-	json_arr_inline(&w);
-	for (int k = 0; k < r->nranks; k++)
-		json_u64(&w, r->comps[k]);
-	json_end(&w);
-	json_key(&w, "load_per_rank");
-	json_arr_inline(&w);
-	for (int k = 0; k < r->nranks; k++)
-		json_u64(&w, r->load[k]);
-	json_end(&w);
+	json_kv_u64(&w, "ranks", (uint64_t)r->nranks);
+	json_kv_str(&w, "method", r->method);
+	json_kv_u64(&w, "components", r->ncomp);
+	json_kv_u64(&w, "links", r->nlink);
+	json_kv_u64(&w, "edge_cut", r->edge_cut);
+	json_kv_dbl(&w, "cut_fraction", r->cut_fraction);
+	json_kv_dbl(&w, "imbalance", r->imbalance);
+	json_kv_dbl(&w, "imbalance_floor", r->imbalance_floor);
+	json_kv_u64_or_null(&w, "lookahead_ps", r->lookahead, SIM_TIME_MAX);
+	json_kv_u64(&w, "cut_floor_ps", r->cut_floor);
+	json_kv_u64(&w, "cut_below_floor", r->cut_below_floor);
+	json_kv_u64(&w, "empty_ranks", r->empty_ranks);
+	per_rank(&w, "components_per_rank", r->comps, r->nranks);
+	per_rank(&w, "load_per_rank", r->load, r->nranks);
 	json_end(&w);
 	json_finish(&w);
 }

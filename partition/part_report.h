@@ -37,7 +37,7 @@ struct part_report {
 	sim_time cut_floor;       /* the graph's cut floor, ps */
 	uint64_t cut_below_floor; /* cut links shorter than the floor */
 	uint32_t empty_ranks;     /* ranks without a component */
-	uint32_t *comps;          /* [rank] components (owned) */
+	uint64_t *comps;          /* [rank] components (owned) */
 	uint64_t *load;           /* [rank] summed component weights (owned) */
 };
 

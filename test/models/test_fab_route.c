@@ -19,9 +19,7 @@
 
 #include "core/sim.h"
 #include "models/fab_topo.h"
-
-static const model_ops dummy = { .name = "dummy" };
-static const model_ops *const ops[FAB_NKIND] = { &dummy, &dummy, &dummy, &dummy, &dummy };
+#include "test/models/fab_fixture.h"
 
 typedef struct adjg adjg;
 struct adjg {
@@ -33,13 +31,9 @@ struct adjg {
 
 static void make(const fab_topo *t, fabric *f, sim_graph *g)
 {
-	enum fab_topo_field field;
 	cxl_err e = { 0 };
 
-	fab_init(f, "test", 1000);
-	graph_init(g);
-	ck_assert_int_eq(fab_topo_generate(f, t, &field, &e), 0);
-	ck_assert_msg(fab_finish(f, ops, g, &e) == 0, "%s", e.msg);
+	ck_assert_msg(fab_fixture_make(t, f, g, &e) == 0, "%s", e.msg);
 }
 
 static void adj_build(const sim_graph *g, adjg *a)
@@ -152,8 +146,7 @@ static void check_fabric(const fab_topo *t, uint32_t step)
 				check_walk(&f, s, d, a.dist[f.node[f.pbr_node[s]].comp] / 2);
 	}
 	adj_free(&a);
-	fab_free(&f);
-	graph_free(&g);
+	fab_fixture_drop(&f, &g);
 }
 
 START_TEST(test_fab_route_minimal_every_kind)
@@ -199,8 +192,7 @@ START_TEST(test_fab_route_tables_identical_when_rebuilt)
 	ck_assert_int_eq(memcmp(a.route.ports, b.route.ports,
 				a.route.nports * sizeof(*a.route.ports)), 0);
 	fab_free(&a);
-	fab_free(&b);
-	graph_free(&ga);
+	fab_fixture_drop(&b, &ga);
 	graph_free(&gb);
 }
 END_TEST
@@ -216,8 +208,7 @@ START_TEST(test_fab_route_memory_per_switch_linear_in_edge_ports)
 	/* a leaf: 64 local sets + "all spines"; a spine: one set per leaf */
 	ck_assert_uint_eq(f.route.nsets, 64 * 65 + 32 * 64);
 	ck_assert_uint_le(fab_route_bytes(&f.route), 96u * 4096 * 2 + 256 * 1024);
-	fab_free(&f);
-	graph_free(&g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -248,8 +239,7 @@ START_TEST(test_fab_route_adaptive_least_loaded)
 	uint32_t mem0 = f.node[fab_find(&f, "mem0")].pbr;
 	fab_route_ports(&f.route, leaf0, mem0, &n);
 	ck_assert_uint_eq(n, 1);
-	fab_free(&f);
-	graph_free(&g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -268,8 +258,7 @@ START_TEST(test_fab_route_oblivious_spreads_flows)
 			used++;
 	}
 	ck_assert_uint_eq(used, 16 * 8);
-	fab_free(&f);
-	graph_free(&g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 

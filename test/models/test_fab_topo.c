@@ -17,26 +17,14 @@
 #include <string.h>
 
 #include "core/sim.h"
-
-static const model_ops dummy = { .name = "dummy" };
-static const model_ops *const ops[FAB_NKIND] = { &dummy, &dummy, &dummy, &dummy, &dummy };
+#include "test/models/fab_fixture.h"
 
 /* Generate and finish @t into @f and @g; returns fab_finish's code. */
 static int make(const fab_topo *t, fabric *f, sim_graph *g)
 {
-	enum fab_topo_field field;
 	cxl_err e = { 0 };
 
-	fab_init(f, "test", 1000);
-	graph_init(g);
-	ck_assert_int_eq(fab_topo_generate(f, t, &field, &e), 0);
-	return fab_finish(f, ops, g, &e);
-}
-
-static void drop(fabric *f, sim_graph *g)
-{
-	fab_free(f);
-	graph_free(g);
+	return fab_fixture_make(t, f, g, &e);
 }
 
 static void expect_counts(const fabric *f, const sim_graph *g, uint32_t sw, uint32_t conns)
@@ -82,7 +70,7 @@ START_TEST(test_fab_topo_chain_counts)
 	expect_endpoints(&f, 2);
 	ck_assert_str_eq(f.node[0].name, "sw0");
 	ck_assert_uint_eq(f.route.max_hops, 7);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -96,7 +84,7 @@ START_TEST(test_fab_topo_ring_counts)
 	expect_counts(&f, &g, 16, 16 + 32);
 	expect_endpoints(&f, 2);
 	ck_assert_uint_eq(f.route.max_hops, 8);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -110,13 +98,13 @@ START_TEST(test_fab_topo_tree_counts)
 	ck_assert_int_eq(make(&t, &f, &g), 0);
 	expect_counts(&f, &g, 15, 14 + 16);
 	ck_assert_uint_eq(f.route.max_hops, 6);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 	t.switches = 5;
 	t.arity = 3;
 	ck_assert_int_eq(make(&t, &f, &g), 0);
 	expect_counts(&f, &g, 8, 7 + 16);
 	expect_endpoints(&f, 4);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -133,7 +121,7 @@ START_TEST(test_fab_topo_spine_leaf_counts)
 	ck_assert_uint_eq(f.count[FAB_HOST], 12);
 	ck_assert_uint_eq(f.count[FAB_MEMORY], 18);
 	ck_assert_uint_eq(f.route.max_hops, 2);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -146,7 +134,7 @@ START_TEST(test_fab_topo_fully_connected_counts)
 	ck_assert_int_eq(make(&t, &f, &g), 0);
 	expect_counts(&f, &g, 9, 36 + 18);
 	ck_assert_uint_eq(f.route.max_hops, 1);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -161,7 +149,7 @@ START_TEST(test_fab_topo_fat_tree_counts)
 	expect_counts(&f, &g, 45, 6 * 9 + 9 * 6 + 54);
 	expect_endpoints(&f, 3);
 	ck_assert_uint_eq(f.route.max_hops, 4);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -177,7 +165,7 @@ START_TEST(test_fab_topo_round_robin_continues_across_kinds)
 	uint32_t a0 = fab_find(&f, "accel0"), m3 = fab_find(&f, "mem3");
 	ck_assert_str_eq(f.node[fab_peer(&f, a0, 0)].name, "sw5");
 	ck_assert_str_eq(f.node[fab_peer(&f, m3, 0)].name, "sw3");
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -195,7 +183,7 @@ START_TEST(test_fab_topo_bus_follows_later_node)
 	ck_assert_str_eq(g.comp[3].name, "sw1");
 	ck_assert_str_eq(g.comp[4].name, "sw0-sw1");
 	ck_assert_uint_eq(g.link[0].latency, 1000);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -234,11 +222,11 @@ START_TEST(test_fab_topo_too_many_endpoints)
 	sim_graph g;
 
 	ck_assert_int_eq(make(&t, &f, &g), CXL_EINVAL);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 	t.leaves = 64;
 	ck_assert_int_eq(make(&t, &f, &g), 0);
 	ck_assert_uint_eq(f.npbr, 4096);
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
@@ -271,9 +259,9 @@ START_TEST(test_fab_topo_disconnected_switches)
 	uint32_t a = fab_add_node(&f, FAB_SWITCH, "a"), b = fab_add_node(&f, FAB_SWITCH, "b");
 	ck_assert_int_eq(fab_connect(&f, a, fab_add_node(&f, FAB_HOST, "h"), NULL), 0);
 	ck_assert_int_eq(fab_connect(&f, b, fab_add_node(&f, FAB_MEMORY, "m"), NULL), 0);
-	ck_assert_int_eq(fab_finish(&f, ops, &g, &e), CXL_EINVAL);
+	ck_assert_int_eq(fab_finish(&f, fab_fixture_ops(), &g, &e), CXL_EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "not connected"));
-	drop(&f, &g);
+	fab_fixture_drop(&f, &g);
 }
 END_TEST
 
