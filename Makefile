@@ -117,11 +117,12 @@ $(BUILD)/libcxlfab.a: $(LIB_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# suites.h: one CXL_SUITE(name) per test/<dir>/test_<name>.c (see test/test_main.c)
+# suites.h: one CXL_SUITE(name) per test/<dir>/test_<name>.c (see test/test_main.c);
+# other .c files there are shared fixtures
 $(BUILD)/test/suites.h: FORCE
 	@mkdir -p $(dir $@)
 	@for f in $(sort $(filter-out test/test_main.c,$(UNIT_SRC))); do \
-	  b=$${f##*/test_}; echo "CXL_SUITE($${b%.c})"; done > $@.tmp; \
+	  case $$f in */test_*) b=$${f##*/test_}; echo "CXL_SUITE($${b%.c})";; esac; done > $@.tmp; \
 	cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(BUILD)/test/test_main.o: $(BUILD)/test/suites.h
