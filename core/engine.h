@@ -30,6 +30,7 @@ struct sim_opts {
 	uint64_t seed;     /* run seed (RNG streams) */
 	sim_time end;      /* events at time >= end are not executed */
 	int progress;      /* 1: rank 0 prints a progress line at most once a second */
+	const void *system; /* the builder's description, handed to models (sim_system) */
 };
 
 /* Per-rank figures of a finished run, gathered for the `run` section. */

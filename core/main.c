@@ -49,16 +49,38 @@ static double wall(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const cfg_schema **all_schemas(size_t *n)
+/* Append @sys's schemas to @s (room for them ensured by the caller). */
+static size_t add_schemas(const cfg_schema **s, size_t n, const sys_builder *sys)
+{
+	for (const cfg_schema *const *p = sys->schemas; *p; p++)
+		s[n++] = *p;
+	return n;
+}
+
+static size_t count_schemas(const sys_builder *sys)
+{
+	size_t n = 0;
+
+	for (const cfg_schema *const *p = sys->schemas; *p; p++)
+		n++;
+	return n;
+}
+
+/* The engine's schema and those of @only (NULL: of every system). */
+static const cfg_schema **schemas_of(const sys_builder *only, size_t *n)
 {
 	int nb;
 	const sys_builder *const *b = sys_list(&nb);
-	const cfg_schema **s = xmalloc((size_t)(nb + 1) * sizeof(*s));
+	size_t cap = 1;
 
-	s[0] = &sim_schema;
 	for (int i = 0; i < nb; i++)
-		s[i + 1] = b[i]->schema;
-	*n = (size_t)nb + 1;
+		cap += (!only || b[i] == only) ? count_schemas(b[i]) : 0;
+	const cfg_schema **s = xmalloc(cap * sizeof(*s));
+	s[0] = &sim_schema;
+	*n = 1;
+	for (int i = 0; i < nb; i++)
+		if (!only || b[i] == only)
+			*n = add_schemas(s, *n, b[i]);
 	return s;
 }
 
@@ -70,19 +92,12 @@ static const cfg_schema **all_schemas(size_t *n)
 static int load(app *a, cxl_err *err)
 {
 	const char *const *sets = a->opt.sets;
-	size_t nsets = (size_t)a->opt.nsets, ns = 2;
+	size_t nsets = (size_t)a->opt.nsets, ns;
 	int rc = sys_select(a->opt.config, sets, nsets, &a->sys, err);
-	const cfg_schema **s = NULL;
 
 	if (rc)
 		return rc;
-	if (a->sys) {
-		s = xmalloc(2 * sizeof(*s));
-		s[0] = &sim_schema;
-		s[1] = a->sys->schema;
-	} else {
-		s = all_schemas(&ns);
-	}
+	const cfg_schema **s = schemas_of(a->sys, &ns);
 	rc = cfg_load(&a->cf, a->opt.config, (const cfg_schema *const *)s, ns, sets, nsets, err);
 	free(s);
 	if (!rc && !a->sys)
@@ -297,6 +312,7 @@ static int simulate(app *a, cxl_err *err)
 		.end = cfg_time(a->cf, "simulation.end"),
 		.progress = !a->opt.quiet && (a->opt.progress == 1 ||
 					      (a->opt.progress == -1 && isatty(2))),
+		.system = a->sys_data,
 	};
 	stats_set table;
 	sim_rank_info *info = xcalloc((size_t)a->nranks, sizeof(*info));
@@ -341,7 +357,7 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 		return 0;
 	case CLI_HELP_CONFIG: {
 		size_t ns;
-		const cfg_schema **s = all_schemas(&ns);
+		const cfg_schema **s = schemas_of(NULL, &ns);
 		if (a->rank == 0)
 			cfg_help((const cfg_schema *const *)s, ns, stdout);
 		free(s);

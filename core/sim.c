@@ -309,6 +309,11 @@ uint32_t sim_ncomp(const sim_comp *c)
 	return c->eng->g->ncomp;
 }
 
+const void *sim_system(const sim_comp *c)
+{
+	return c->eng->opt.system;
+}
+
 /* --- dispatch ----------------------------------------------------------- */
 
 void sim__deliver(void *ctx, const cxl_event *in)

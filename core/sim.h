@@ -106,4 +106,10 @@ stats_hist *sim_stat_hist(sim_comp *c, const char *name);
 /* sim_ncomp - number of components in the whole system (all ranks). */
 uint32_t sim_ncomp(const sim_comp *c);
 
+/*
+ * sim_system - the system builder's own read-only description (the fabric:
+ * PBR ids, routing tables), identical on every rank; NULL for PHOLD.
+ */
+const void *sim_system(const sim_comp *c);
+
 #endif

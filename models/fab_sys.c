@@ -7,10 +7,9 @@
  * the chosen kind (topology.k with a chain) is an error at its line, so a
  * typo in a study's parameter cannot silently leave it at its default.
  *
- * The CXL.mem data path (requesters, buses, switches, memory endpoints as
- * models) is not built yet: a fabric config can be checked (--check), drawn
- * (--dot) and partitioned (--partition-only), and running one says so.
- * The component types below carry names only until those models exist.
+ * Components run the CXL.mem data-path models: req.c (hosts, accelerators),
+ * bus.c, switch.c, mem.c; each reads its own group of keys, collected in
+ * fab_schemas.  The summary is fab_summary.c's.
  */
 #include "models/fab_topo.h"
 
@@ -19,7 +18,11 @@
 
 #include "core/sim.h"
 #include "core/xmalloc.h"
+#include "models/bus.h"
+#include "models/mem.h"
 #include "models/registry.h"
+#include "models/req.h"
+#include "models/switch.h"
 
 static const cfg_key fab_keys[] = {
 	{ "topology.kind", CFG_ENUM, NULL, NULL, NULL, FAB_TOPO_CHOICES,
@@ -64,17 +67,19 @@ static const cfg_schema fab_schema = {
 	"fabric", fab_keys, sizeof(fab_keys) / sizeof(fab_keys[0]),
 };
 
-/*
- * Component types of a fabric.  Names only: the data-path models (issue
- * "CXL.mem data path") fill in init/event; until then sys_fabric is marked
- * not runnable and the engine never instantiates them.
- */
-static const model_ops fab_ops[FAB_NKIND] = {
-	[FAB_HOST] = { .name = "host" },
-	[FAB_ACCEL] = { .name = "accel" },
-	[FAB_MEMORY] = { .name = "memory" },
-	[FAB_SWITCH] = { .name = "switch" },
-	[FAB_BUS] = { .name = "bus" },
+/* The fabric's keys: its own, then each data-path model's. */
+static const cfg_schema *const fab_schemas[] = {
+	&fab_schema, &cxl_host_schema, &cxl_workload_schema, &cxl_bus_schema,
+	&cxl_switch_schema, &cxl_memory_schema, NULL,
+};
+
+/* The data-path model of each kind of fabric component. */
+static const model_ops *const fab_ops[FAB_NKIND] = {
+	[FAB_HOST] = &cxl_host_ops,
+	[FAB_ACCEL] = &cxl_accel_ops,
+	[FAB_MEMORY] = &cxl_memory_ops,
+	[FAB_SWITCH] = &cxl_switch_ops,
+	[FAB_BUS] = &cxl_bus_ops,
 };
 
 /* Topology keys each kind reads (besides topology.kind). */
@@ -259,17 +264,14 @@ static int generate(const cfg *cf, fabric *f, cxl_err *err)
 static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 {
 	fabric *f = xmalloc(sizeof(*f));
-	const model_ops *ops[FAB_NKIND];
 	cxl_err e = { 0 };
 	int rc;
 
 	fab_init(f, cfg_str(cf, "topology.kind"), cfg_time(cf, "link.latency"));
-	for (int k = 0; k < FAB_NKIND; k++)
-		ops[k] = &fab_ops[k];
 	rc = check_kind_keys(cf, (enum fab_topo_kind)cfg_enum(cf, "topology.kind"), err);
 	if (!rc)
 		rc = generate(cf, f, err);
-	if (!rc && fab_finish(f, ops, g, &e))
+	if (!rc && fab_finish(f, fab_ops, g, &e))
 		rc = cfg_error_at(cf, "topology.kind", err, "%s", e.msg);
 	if (rc) {
 		fab_free(f);
@@ -304,26 +306,21 @@ static uint64_t checksum(const void *sys)
 	return fab_route_checksum(&f->route);
 }
 
-static void no_summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
+static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
 {
 	(void)cf;
-	(void)g;
-	(void)t;
-	(void)w;
-	CXL_PANIC("a fabric cannot be simulated yet, so it has no summary");
+	fab_write_summary(g, t, w);
 }
 
 const sys_builder sys_fabric = {
 	.name = "fabric",
 	.group = "topology",
 	.doc = "a CXL/PCIe fabric: hosts, switches, buses and memory devices",
-	.schema = &fab_schema,
+	.schemas = fab_schemas,
 	.build = build,
-	.summary = no_summary,
+	.summary = summary,
 	.describe = describe,
 	.dot = dot,
 	.free_sys = free_sys,
 	.checksum = checksum,
-	.not_runnable = "simulating a fabric needs the CXL.mem data-path models, which are not "
-			"built yet (use --check, --dot or --partition-only)",
 };

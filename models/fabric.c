@@ -28,6 +28,8 @@ void fab_free(fabric *f)
 	free(f->conn);
 	free(f->adj);
 	free(f->pbr_node);
+	free(f->node_of_comp);
+	free(f->mem_pbr);
 	fab_route_free(&f->route);
 	*f = (fabric){ 0 };
 }
@@ -114,11 +116,14 @@ static int assign_pbr(fabric *f, cxl_err *err)
 				   "%u endpoints (hosts, accelerators, memories) exceed the %d edge ports "
 				   "a PBR fabric can address (12-bit ids)", ne, FAB_MAX_PBR);
 	f->pbr_node = xmalloc((ne ? ne : 1) * sizeof(*f->pbr_node));
+	f->mem_pbr = xmalloc((f->count[FAB_MEMORY] + 1) * sizeof(*f->mem_pbr));
 	for (uint32_t n = 0; n < f->nnode; n++) {
-		if (fab_is_endpoint(&f->node[n])) {
-			f->node[n].pbr = (uint16_t)f->npbr;
-			f->pbr_node[f->npbr++] = n;
-		}
+		if (!fab_is_endpoint(&f->node[n]))
+			continue;
+		if (f->node[n].kind == FAB_MEMORY)
+			f->mem_pbr[f->nmem++] = (uint16_t)f->npbr;
+		f->node[n].pbr = (uint16_t)f->npbr;
+		f->pbr_node[f->npbr++] = n;
 	}
 	return 0;
 }
@@ -151,18 +156,25 @@ static uint32_t walk(fabric *f, uint32_t src, uint32_t dst, uint64_t *node_load)
 	}
 }
 
-/* Every requester to every memory device and back, along oblivious routes. */
+/*
+ * Every requester to every memory device and back, along oblivious routes;
+ * beyond FAB_TRAFFIC_PAIRS pairs each requester takes every k-th memory
+ * device (starting at an offset of its own), which keeps the estimate's
+ * shape at a bounded cost (rack-4096: 4M pairs -> 1M).
+ */
 static void estimate_traffic(fabric *f, uint64_t *node_load)
 {
+	uint64_t req = f->count[FAB_HOST] + f->count[FAB_ACCEL];
+	uint32_t stride = (uint32_t)((req * f->nmem + FAB_TRAFFIC_PAIRS - 1) / FAB_TRAFFIC_PAIRS);
+
+	stride = stride ? stride : 1;
 	for (uint32_t s = 0; s < f->npbr; s++) {
 		uint32_t src = f->pbr_node[s];
 		uint8_t k = f->node[src].kind;
 		if (k != FAB_HOST && k != FAB_ACCEL)
 			continue;
-		for (uint32_t d = 0; d < f->npbr; d++) {
-			uint32_t dst = f->pbr_node[d];
-			if (f->node[dst].kind != FAB_MEMORY)
-				continue;
+		for (uint32_t m = s % stride; m < f->nmem; m += stride) {
+			uint32_t dst = f->pbr_node[f->mem_pbr[m]];
 			walk(f, src, dst, node_load);
 			walk(f, dst, src, node_load);
 		}
@@ -231,5 +243,11 @@ int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *er
 	estimate_traffic(f, load);
 	emit_graph(f, ops, load, g);
 	free(load);
+	f->ncomp = g->ncomp;
+	f->node_of_comp = xmalloc((g->ncomp + 1) * sizeof(*f->node_of_comp));
+	for (uint32_t i = 0; i < g->ncomp; i++)
+		f->node_of_comp[i] = UINT32_MAX;
+	for (uint32_t n = 0; n < f->nnode; n++)
+		f->node_of_comp[f->node[n].comp] = n;
 	return 0;
 }

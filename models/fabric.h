@@ -24,8 +24,8 @@
  * partitioner relies on that).
  *
  * Weights for partitioners come from expected traffic: every requester
- * (host, accelerator) sends to every memory device along its oblivious
- * route, and back; a connection's weight is the packets crossing it, a
+ * (host, accelerator) sends to every memory device (a regular sample of
+ * them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route, and back; a connection's weight is the packets crossing it, a
  * node's or bus's load is the packets it handles.  Both are scaled to
  * 1..FAB_WEIGHT_SCALE.
  *
@@ -39,6 +39,8 @@
 
 #include "core/err.h"
 #include "core/graph.h"
+#include "core/json.h"
+#include "core/stats.h"
 #include "core/stime.h"
 #include "models/fab_route.h"
 
@@ -46,6 +48,7 @@
 #define FAB_NO_PBR 0xffffu      /* a switch has no PBR id */
 #define FAB_MAX_PORTS 65535     /* ports per node (uint16) */
 #define FAB_WEIGHT_SCALE 1000   /* weights are scaled to 1..this */
+#define FAB_TRAFFIC_PAIRS (1u << 20) /* requester-memory pairs the estimate walks */
 
 enum fab_kind { FAB_HOST, FAB_ACCEL, FAB_MEMORY, FAB_SWITCH, FAB_BUS, FAB_NKIND };
 
@@ -79,6 +82,10 @@ struct fabric {
 	uint32_t *pbr_node;      /* PBR id -> node */
 	uint32_t npbr;           /* edge ports = endpoints */
 	uint32_t count[FAB_NKIND]; /* nodes by kind; FAB_BUS = connections */
+	uint32_t *node_of_comp;  /* component id -> node, UINT32_MAX for buses */
+	uint32_t ncomp;          /* components in the graph */
+	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
+	uint32_t nmem;           /* memory devices */
 	sim_time link_latency;   /* latency of every link, ps */
 	fab_route route;         /* routing tables (after fab_finish) */
 };
@@ -127,8 +134,17 @@ static inline int fab_is_endpoint(const fab_node *n)
 	return n->kind != FAB_SWITCH;
 }
 
+/* fab_node_of - the fabric node of component @comp (UINT32_MAX for a bus). */
+static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
+{
+	return comp < f->ncomp ? f->node_of_comp[comp] : UINT32_MAX;
+}
+
 /* fab_describe - the --check summary: counts, radix, diameter, bisection. */
 void fab_describe(const fabric *f, FILE *out);
+
+/* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
+void fab_write_summary(const sim_graph *g, const stats_set *table, json_w *w);
 
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);

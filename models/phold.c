@@ -202,7 +202,7 @@ const sys_builder sys_phold = {
 	.name = "phold",
 	.group = "phold",
 	.doc = "the PHOLD benchmark: N LPs exchanging events at random (engine speed)",
-	.schema = &phold_schema,
+	.schemas = (const cfg_schema *const[]){ &phold_schema, NULL },
 	.build = build,
 	.summary = summary,
 };

@@ -41,7 +41,7 @@ struct sys_builder {
 	const char *name;          /* "phold" */
 	const char *group;         /* top-level config group that selects it */
 	const char *doc;           /* one line for --help */
-	const cfg_schema *schema;  /* its keys */
+	const cfg_schema *const *schemas; /* its keys: schemas, NULL-terminated */
 	sys_build_fn *build;       /* config -> graph, and the system's own description */
 	sys_summary_fn *summary;   /* table -> summary keys (inside the object) */
 	sys_describe_fn *describe; /* optional: --check details of the description */

@@ -119,8 +119,3 @@ test_custom_counts_and_direct_link() {
 		--set topology.custom.hosts=host0 --set topology.custom.memories=mem0,mem1 > out2.txt || return 1
 	grep -q 'switches 2, hosts 1, accelerators 1, memories 2, buses 5' out2.txt || fail "--set lists: $(grep buses out2.txt)"
 }
-
-test_running_a_fabric_says_what_is_missing() {
-	expect_error 2 '.*/ring.cfg: simulating a fabric needs the CXL.mem data-path models' \
-		"$CONFIGS/ring.cfg"
-}

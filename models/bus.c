@@ -1,0 +1,438 @@
+/*
+ * models/bus.c - the bus: one PCIe/CXL link as a component.
+ *
+ * Design: "buses are components: they own both directions, so half duplex
+ * and turnaround are modelled; links carry the port-to-port latency".  A
+ * bus has exactly two ports, 0 (node A) and 1 (node B), each joined to its
+ * node by an engine link.  A packet (CXL_EV_PKT) arriving on port p travels
+ * in direction p -> 1-p; "direction d" below always means "came in on port
+ * d, leaves on port 1-d".
+ *
+ * Contract (cxl_proto.h, followed exactly):
+ *   - per direction d and VC v, an input FIFO q[d][v] of bus.buffer
+ *     packets; at time 0 the bus grants bus.buffer credits per VC on both
+ *     ports (cxl_grant_all_ports), so a sender that respects its credits
+ *     can never overflow a FIFO (an overflow is a broken invariant: panic);
+ *   - the bus holds the credits its peers grant it (cr[p], from the
+ *     CXL_EV_CREDIT events arriving on port p) and sends a packet of VC v
+ *     out of port p only while cr[p].n[v] > 0, spending one;
+ *   - when a packet leaves its input FIFO and has been serialised, the bus
+ *     returns one credit (VC v, count 1) over the port it came in on.
+ *   Buffered packets are the events themselves (sim_event_keep); the FIFO
+ *   slots are one allocation made in init, freed in finish: nothing is
+ *   allocated per packet.  The model API has no teardown hook, so an engine
+ *   destroyed without sim_engine_collect (finish) leaks that one block.
+ *
+ * Transmitters: full duplex has one per direction; half duplex has one
+ * shared by both directions and adds bus.turnaround whenever it sends in
+ * the other direction than its previous packet (not before its first).
+ * An idle transmitter picks, among the VCs of a direction whose FIFO head
+ * can be sent (a credit is held towards the far port), the next one
+ * round-robin after the VC it sent last in that direction.  Half duplex
+ * tries the direction it did not send last first, so under load in both
+ * directions it alternates packet by packet (fair, and the worst case for
+ * turnaround).  Sending a packet of `size` payload bytes takes
+ *     busy = [turnaround] + ser_time(header_bytes + size)
+ * (a self-sent BUS_EV_TX_DONE timer); at its end the packet leaves the far
+ * port with delay bus.latency (propagation; the engine link adds the port
+ * latency), pkt.hops is incremented, a credit goes back to the sender, and
+ * the transmitter tries the next packet.  A packet or credit arrival wakes
+ * an idle transmitter.  Idle latency of one packet from node to node:
+ *     link(A) + ser_time + bus.latency + link(B).
+ *
+ * Serialisation (bus.h): ser_time(bytes) = ceil(bytes * 8 * 10^6 * den /
+ * (MT/s * lanes * num)) ps, MT/s = 2500/5000/8000/16000/32000/64000 for
+ * gen 1..6, num/den the encoding efficiency (8b/10b, 128b/130b, or flit
+ * mode: 236 TLP bytes per 256-byte flit over the generation's line code).
+ * Rounding up per packet costs < 1 ps per packet.  Flit mode is modelled
+ * as that average rate (TLPs may span flits; NOP fill is not charged).
+ *
+ * Per-packet overhead, bus.header_bytes (default 20): non-flit framing is
+ * 12 B TLP header (3 DW) + 8 B of STP/sequence number/LCRC/END
+ * (link-reference §2.1: 20 B without ECRC, 24 B with a 4 DW header).  In
+ * flit mode sequence number and CRC live in the flit (the 236/256 factor),
+ * so set header_bytes to the TLP header alone (12-16 B) for gen 6.
+ *
+ * Parameters (keys below) live in the component state, read in init.
+ *
+ * Statistics, per direction d (= the port the packets came in on), counted
+ * when a packet's serialisation ends: pkts_d<d> (packets sent),
+ * wire_bytes_d<d> (header + payload bytes), payload_bytes_d<d>,
+ * busy_ps_d<d> (serialisation plus turnaround, ps).  All are registered
+ * in init; the finish hook sets queued_at_end (packets still held:
+ * buffered or mid-serialisation) and credits_held_p0 / credits_held_p1
+ * (sum over VCs of the credits held towards each port: equal to that
+ * peer's grant when every credit is home).
+ * ESF's figures are derived from them by the system's summary writer, not
+ * here: utility = busy_ps / elapsed time, transmission efficiency =
+ * payload_bytes / wire_bytes.
+ *
+ * Not modelled: the PCIe data-link ACK/NAK replay buffer (no bit errors, no
+ * replays), DLLP/UpdateFC bandwidth, SKP ordered sets, PCIe's per-type
+ * header/data credits (credits here count packets per VC, as cxl_proto.h).
+ */
+#include "models/bus.h"
+
+#include <stdlib.h>
+
+#include "core/xmalloc.h"
+#include "models/cxl_proto.h"
+#include "models/evring.h"
+
+enum { BUS_EV_TX_DONE = CXL_EV_MODEL }; /* self timer: dst_port = transmitter */
+enum { BUS_DUPLEX_FULL, BUS_DUPLEX_HALF }; /* bus.duplex choices */
+
+typedef struct bus_tx bus_tx;
+struct bus_tx {
+	cxl_event *cur; /* packet being serialised (kept), NULL when idle */
+	sim_time span;  /* its busy time: serialisation + turnaround, ps */
+	uint8_t dir;    /* its direction (the port it came in on) */
+};
+
+typedef struct bus bus;
+struct bus {
+	unsigned gen;             /* PCIe generation, 1..6 */
+	unsigned lanes;           /* link width, 1/2/4/8/16 */
+	enum bus_encoding enc;    /* bus.encoding */
+	uint32_t header;          /* wire bytes added to each payload, B */
+	int half;                 /* 1: one shared transmitter (half duplex) */
+	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
+	sim_time latency;         /* propagation added to each packet, ps */
+	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
+	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
+	cxl_credits cr[2];        /* credits held towards the peer on port p */
+	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
+	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
+	int last_dir;             /* direction of the last packet started, -1 none */
+	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
+	uint64_t *pkts[2];        /* stat pkts_d<d> */
+	uint64_t *wire[2];        /* stat wire_bytes_d<d>, B */
+	uint64_t *payload[2];     /* stat payload_bytes_d<d>, B */
+	uint64_t *busy[2];        /* stat busy_ps_d<d>, ps */
+	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
+	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
+};
+
+static const cfg_key bus_keys[] = {
+	{ "bus.gen", CFG_INT, "5", "1", "6", NULL,
+	  "PCIe generation: 1..6 = 2.5/5/8/16/32/64 GT/s per lane (CXL 1.1/2.0: 5, CXL 3.x: 6)" },
+	{ "bus.lanes", CFG_INT, "16", "1", "16", NULL,
+	  "link width in lanes: 1, 2, 4, 8 or 16" },
+	{ "bus.encoding", CFG_ENUM, "auto", NULL, NULL, "auto|8b10b|128b130b|flit",
+	  "auto: 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit (236 TLP B per 256 B) for gen 6" },
+	{ "bus.header_bytes", CFG_INT, "20", "0", "256", NULL,
+	  "wire bytes per packet besides payload: 12 B TLP header + 8 B framing/seq/LCRC (non-flit)" },
+	{ "bus.duplex", CFG_ENUM, "full", NULL, NULL, "full|half",
+	  "full: one transmitter per direction; half: one shared, with turnaround" },
+	{ "bus.turnaround", CFG_TIME, "2ns", "0ps", NULL, NULL,
+	  "half duplex: time added whenever the bus changes direction" },
+	{ "bus.latency", CFG_TIME, "1ns", "0ps", NULL, NULL,
+	  "propagation added to every packet after serialisation (ESF Table III bus latency)" },
+	{ "bus.buffer", CFG_INT, "32", "1", "4096", NULL,
+	  "input buffer per direction and VC, packets (the credits granted to each peer)" },
+};
+
+const cfg_schema cxl_bus_schema = {
+	"bus", bus_keys, sizeof(bus_keys) / sizeof(bus_keys[0]),
+};
+
+/* --- serialisation arithmetic (bus.h) ------------------------------------ */
+
+/**
+ * bus_lane_mts - per-lane transfer rate of generation @gen in MT/s; 0 if
+ * @gen is outside 1..BUS_GEN_MAX.
+ */
+uint32_t bus_lane_mts(unsigned gen)
+{
+	static const uint32_t mts[BUS_GEN_MAX + 1] = { 0, 2500, 5000, 8000, 16000, 32000, 64000 };
+
+	return gen <= BUS_GEN_MAX ? mts[gen] : 0;
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/**
+ * bus_efficiency - encoding efficiency @num / @den (OUT, reduced) of
+ * generation @gen (1..6) under @enc; see bus.h for the table.
+ */
+void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t *den)
+{
+	uint32_t n = 1, d = 1; /* the line code: 1b/1b (PAM4, gen 6) */
+
+	if (enc == BUS_ENC_8B10B || (enc != BUS_ENC_128B130B && gen <= 2))
+		n = 8, d = 10;
+	else if (enc == BUS_ENC_128B130B || gen <= 5)
+		n = 128, d = 130;
+	if (enc == BUS_ENC_FLIT || (enc == BUS_ENC_AUTO && gen >= 6)) {
+		n *= BUS_FLIT_TLP;
+		d *= BUS_FLIT_BYTES;
+	}
+	uint32_t g = gcd32(n, d);
+	*num = n / g;
+	*den = d / g;
+}
+
+/**
+ * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
+ * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
+ * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ */
+sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+{
+	uint32_t num, den, mts = bus_lane_mts(gen);
+
+	if (!mts || !lanes)
+		CXL_PANIC("bus_ser_time: gen %u lanes %u (gen 1..%d, lanes >= 1)", gen, lanes,
+			  BUS_GEN_MAX);
+	bus_efficiency(gen, enc, &num, &den);
+	uint64_t top = (uint64_t)bytes * 8u * 1000000u * den;
+	uint64_t bottom = (uint64_t)mts * lanes * num;
+	return (top + bottom - 1) / bottom;
+}
+
+/* --- transmission ------------------------------------------------------- */
+
+/* pick_vc - the next VC of direction @d round-robin whose head can go; -1 if none. */
+static int pick_vc(const bus *b, int d)
+{
+	for (int k = 0; k < CXL_NVC; k++) {
+		int v = (b->rr[d] + k) % CXL_NVC;
+		if (b->q[d][v].n && b->cr[1 - d].n[v])
+			return v;
+	}
+	return -1;
+}
+
+/*
+ * pick - choose the direction *@d and VC *@v of the next packet of
+ * transmitter @t; 0 if nothing can be sent.  Half duplex tries the
+ * direction it did not send last first.
+ */
+static int pick(const bus *b, int t, int *d, int *v)
+{
+	int first = b->half ? (b->last_dir < 0 ? 0 : 1 - b->last_dir) : t;
+
+	for (int k = 0; k < (b->half ? 2 : 1); k++) {
+		*d = k ? 1 - first : first;
+		*v = pick_vc(b, *d);
+		if (*v >= 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * tx_start - if transmitter @t is idle and a packet can go, take it from
+ * its FIFO, spend a credit towards the far port and arm the completion
+ * timer.  @timer is an event the caller owns that may serve as the timer
+ * (the handled BUS_EV_TX_DONE), or NULL to allocate one when needed.
+ */
+static void tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
+{
+	bus_tx *tx = &b->tx[t];
+	int d, v;
+
+	if (tx->cur || !pick(b, t, &d, &v))
+		return;
+	cxl_event *ev = evring_pop(&b->q[d][v]);
+	b->cr[1 - d].n[v]--;
+	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
+	tx->span = bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
+	if (b->half && b->last_dir >= 0 && b->last_dir != d)
+		tx->span += b->turnaround;
+	b->last_dir = d;
+	tx->cur = ev;
+	tx->dir = (uint8_t)d;
+	if (!timer)
+		timer = sim_event_new(c);
+	timer->kind = BUS_EV_TX_DONE;
+	timer->dst_port = (uint16_t)t;
+	sim_send_self(c, timer, tx->span);
+}
+
+/* tx_tid - the transmitter that serves direction @d. */
+static int tx_tid(const bus *b, int d)
+{
+	return b->half ? 0 : d;
+}
+
+/*
+ * tx_done - the packet of transmitter @t is on the wire: count it, send it
+ * out of the far port after bus.latency, return its input credit, and start
+ * the next packet (re-using the timer event @timer).
+ */
+static void tx_done(sim_comp *c, bus *b, int t, cxl_event *timer)
+{
+	bus_tx *tx = &b->tx[t];
+	cxl_event *ev = tx->cur;
+
+	CXL_ASSERT(ev != NULL);
+	int d = tx->dir;
+	uint8_t vc = ev->pkt.mclass;
+	uint16_t size = ev->pkt.size;
+	tx->cur = NULL;
+	(*b->pkts[d])++;
+	*b->wire[d] += b->header + size;
+	*b->payload[d] += size;
+	*b->busy[d] += tx->span;
+	ev->pkt.hops++;
+	sim_send_port(c, ev, (uint16_t)(1 - d), b->latency);
+	cxl_grant(c, (uint16_t)d, vc, 1);
+	tx_start(c, b, t, timer);
+}
+
+/* --- arrivals -------------------------------------------------------------- */
+
+/* on_pkt - buffer a packet that came in on port @ev->dst_port and wake its transmitter. */
+static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
+{
+	int d = ev->dst_port;
+	uint8_t v = ev->pkt.mclass;
+
+	CXL_ASSERT(d < 2 && v < CXL_NVC);
+	evring *f = &b->q[d][v];
+	if (f->n == f->cap)
+		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
+			  c->name, d, v, b->buffer);
+	sim_event_keep(c, ev);
+	evring_push(f, ev);
+	tx_start(c, b, tx_tid(b, d), NULL);
+}
+
+/* on_credit - credits from the peer on port p: wake the transmitter sending out of p. */
+static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
+{
+	int p = ev->dst_port;
+
+	CXL_ASSERT(p < 2);
+	cxl_credit_apply(&b->cr[p], ev);
+	tx_start(c, b, tx_tid(b, 1 - p), NULL);
+}
+
+static void bus_event(sim_comp *c, void *state, cxl_event *ev)
+{
+	bus *b = state;
+
+	switch (ev->kind) {
+	case CXL_EV_PKT:
+		on_pkt(c, b, ev);
+		break;
+	case CXL_EV_CREDIT:
+		on_credit(c, b, ev);
+		break;
+	case BUS_EV_TX_DONE:
+		CXL_ASSERT(ev->dst_port < 2);
+		tx_done(c, b, ev->dst_port, ev);
+		break;
+	default:
+		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
+	}
+}
+
+/* --- set-up and end ------------------------------------------------------ */
+
+/* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
+static int read_params(bus *b, const cfg *cf, cxl_err *err)
+{
+	b->gen = (unsigned)cfg_int(cf, "bus.gen");
+	b->lanes = (unsigned)cfg_int(cf, "bus.lanes");
+	b->enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
+	b->header = (uint32_t)cfg_int(cf, "bus.header_bytes");
+	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
+	b->turnaround = cfg_time(cf, "bus.turnaround");
+	b->latency = cfg_time(cf, "bus.latency");
+	b->buffer = (uint32_t)cfg_int(cf, "bus.buffer");
+	if (b->lanes & (b->lanes - 1))
+		return cfg_error_at(cf, "bus.lanes", err,
+				    "%u lanes is not a power of two (expected 1, 2, 4, 8 or 16)",
+				    b->lanes);
+	return 0;
+}
+
+static void register_stats(sim_comp *c, bus *b)
+{
+	b->pkts[0] = sim_stat_counter(c, "pkts_d0");
+	b->pkts[1] = sim_stat_counter(c, "pkts_d1");
+	b->wire[0] = sim_stat_counter(c, "wire_bytes_d0");
+	b->wire[1] = sim_stat_counter(c, "wire_bytes_d1");
+	b->payload[0] = sim_stat_counter(c, "payload_bytes_d0");
+	b->payload[1] = sim_stat_counter(c, "payload_bytes_d1");
+	b->busy[0] = sim_stat_counter(c, "busy_ps_d0");
+	b->busy[1] = sim_stat_counter(c, "busy_ps_d1");
+	b->queued_end = sim_stat_counter(c, "queued_at_end");
+	b->held_end[0] = sim_stat_counter(c, "credits_held_p0");
+	b->held_end[1] = sim_stat_counter(c, "credits_held_p1");
+}
+
+/*
+ * bus_init - read the parameters, check the two ports, allocate the FIFOs,
+ * register statistics and grant bus.buffer credits per VC on both ports.
+ * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked ports.
+ */
+static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	bus *b = state;
+	int rc = read_params(b, cf, err);
+
+	if (rc)
+		return rc;
+	if (c->nports != 2 || !c->ports[0].latency || !c->ports[1].latency)
+		return cxl_err_set(err, CXL_EINVAL,
+				   "bus %s: a bus joins exactly two linked ports (0 and 1), it has %u",
+				   c->name, c->nports);
+	b->slots = xcalloc((size_t)2 * CXL_NVC * b->buffer, sizeof(*b->slots));
+	for (int d = 0; d < 2; d++)
+		for (int v = 0; v < CXL_NVC; v++)
+			evring_init(&b->q[d][v], b->buffer,
+				    b->slots + ((size_t)d * CXL_NVC + (size_t)v) * b->buffer);
+	b->last_dir = -1;
+	register_stats(c, b);
+	cxl_grant_all_ports(c, (uint16_t)b->buffer);
+	return 0;
+}
+
+/* drop - free the packets still held; returns how many there were. */
+static uint64_t drop(sim_comp *c, bus *b)
+{
+	uint64_t n = 0;
+
+	for (int d = 0; d < 2; d++) {
+		for (int v = 0; v < CXL_NVC; v++) {
+			n += evring_free_all(c, &b->q[d][v]);
+		}
+		if (b->tx[d].cur) {
+			sim_event_free(c, b->tx[d].cur);
+			b->tx[d].cur = NULL;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* bus_finish - the end-of-run counters; releases the held packets and the FIFOs. */
+static void bus_finish(sim_comp *c, void *state)
+{
+	bus *b = state;
+
+	*b->held_end[0] = cxl_credits_total(&b->cr[0]);
+	*b->held_end[1] = cxl_credits_total(&b->cr[1]);
+	*b->queued_end = drop(c, b);
+	free(b->slots);
+	b->slots = NULL;
+}
+
+const model_ops cxl_bus_ops = {
+	.name = "bus",
+	.state_size = sizeof(bus),
+	.init = bus_init,
+	.event = bus_event,
+	.finish = bus_finish,
+};

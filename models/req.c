@@ -1,0 +1,287 @@
+/*
+ * models/req.c - the requester (host or accelerator): issues CXL.mem reads
+ * and writes into its port and measures their latency.
+ *
+ * Load is set by the two knobs of a loaded-latency sweep (ESF §III-D): the
+ * request queue (at most `workload.queue` outstanding requests) and the
+ * issue interval (at least `workload.issue_interval` between two issues).
+ * A request leaves `host.latency` after it is issued (ESF Table III
+ * requester latency); its latency is measured from issue to the arrival of
+ * its response (DRS for a read, NDR for a write).
+ *
+ * Addresses: requester with PBR id p works on lines [p*F, (p+1)*F) of
+ * F = workload.footprint / 64 lines; `stream` walks them in order,
+ * `random` draws them uniformly.  Line L goes to memory device
+ * (L / (workload.interleave / 64)) mod M over the M memory devices it can
+ * reach, in PBR order (every one behind its switch, or the one it is wired
+ * to directly) - the address interleaving of ESF's address translation
+ * unit.
+ * Reads are drawn with probability workload.read_ratio.  Every draw comes
+ * from the component's own stream, in issue order, so the request sequence
+ * does not depend on timing or ranks.
+ *
+ * Flow control (cxl_proto.h): the requester grants `workload.queue`
+ * credits per VC (room for the responses of its outstanding requests, so
+ * responses always drain) and spends the bus's credits for requests.
+ *
+ * Statistics: reads, writes, bytes (data bytes moved), lat_read_ps and
+ * lat_write_ps histograms, hops_sum (buses crossed, both ways), t_first_ps
+ * / t_last_ps (first measured issue, last measured response) - all after
+ * the first `workload.warmup` requests; issued, completed,
+ * outstanding_at_end and credits_held (finish) for conservation checks.
+ */
+#include "models/req.h"
+
+#include <stdlib.h>
+
+#include "core/xmalloc.h"
+#include "models/cxl_proto.h"
+#include "models/fabric.h"
+
+enum { REQ_EV_ISSUE = CXL_EV_MODEL };
+enum { PAT_STREAM, PAT_RANDOM };
+
+typedef struct req req;
+struct req {
+	const fabric *f;          /* the fabric */
+	uint16_t pbr;             /* own PBR id */
+	uint16_t *targets;        /* PBR ids of the memories it reaches, ascending */
+	uint32_t ntargets;        /* their number */
+	cxl_credits cr;           /* credits towards the bus */
+	uint64_t requests;        /* to issue in total */
+	uint64_t warmup;          /* first requests not measured */
+	uint64_t issued;          /* issued so far */
+	uint32_t queue;           /* outstanding limit */
+	uint32_t outstanding;     /* issued, not answered */
+	int pattern;              /* PAT_* */
+	double read_ratio;        /* probability of a read */
+	uint64_t lines;           /* footprint in lines */
+	uint64_t ilv_lines;       /* interleaving granularity in lines */
+	sim_time latency;         /* requester latency, ps */
+	sim_time interval;        /* minimum issue interval, ps */
+	sim_time next_issue;      /* earliest time of the next issue, ps */
+	int next_read;            /* drawn kind of the next request: -1 none, 0 write, 1 read */
+	uint64_t next_line;       /* drawn line of the next request */
+	int timer_armed;          /* an REQ_EV_ISSUE is pending */
+	uint64_t *reads, *writes, *bytes, *hops_sum, *t_first, *t_last;
+	uint64_t *issued_c, *completed, *out_end, *credits_end;
+	stats_hist *lat_read, *lat_write;
+};
+
+static const cfg_key host_keys[] = {
+	{ "host.latency", CFG_TIME, "10ns", "0ps", NULL, NULL,
+	  "requester latency added to every request it issues (ESF Table III: 10 ns)" },
+};
+
+static const cfg_key workload_keys[] = {
+	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random",
+	  "address pattern: stream (sequential lines) or random (uniform over the footprint)" },
+	{ "workload.read_ratio", CFG_FLOAT, "1.0", "0", "1", NULL,
+	  "probability that a request is a read (the rest are writes)" },
+	{ "workload.requests", CFG_INT, "1000", "0", NULL, NULL,
+	  "requests each requester issues" },
+	{ "workload.warmup", CFG_INT, "0", "0", NULL, NULL,
+	  "first requests of each requester left out of the statistics" },
+	{ "workload.queue", CFG_INT, "16", "1", "65535", NULL,
+	  "outstanding requests per requester (request queue capacity)" },
+	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "minimum time between two issues of one requester" },
+	{ "workload.footprint", CFG_INT, "1048576", "64", NULL, NULL,
+	  "bytes each requester touches (a multiple of 64)" },
+	{ "workload.interleave", CFG_INT, "64", "64", NULL, NULL,
+	  "address interleaving granularity across memory devices, bytes (a multiple of 64)" },
+};
+
+const cfg_schema cxl_host_schema = { "host", host_keys, sizeof(host_keys) / sizeof(host_keys[0]) };
+const cfg_schema cxl_workload_schema = {
+	"workload", workload_keys, sizeof(workload_keys) / sizeof(workload_keys[0]),
+};
+
+static int check_lines(const cfg *cf, const char *path, cxl_err *err)
+{
+	if (cfg_int(cf, path) % CXL_LINE)
+		return cfg_error_at(cf, path, err, "%lld is not a multiple of %d bytes",
+				    (long long)cfg_int(cf, path), CXL_LINE);
+	return 0;
+}
+
+static void register_stats(sim_comp *c, req *r)
+{
+	r->reads = sim_stat_counter(c, "reads");
+	r->writes = sim_stat_counter(c, "writes");
+	r->bytes = sim_stat_counter(c, "bytes");
+	r->hops_sum = sim_stat_counter(c, "hops_sum");
+	r->t_first = sim_stat_counter(c, "t_first_ps");
+	r->t_last = sim_stat_counter(c, "t_last_ps");
+	r->issued_c = sim_stat_counter(c, "issued");
+	r->completed = sim_stat_counter(c, "completed");
+	r->out_end = sim_stat_counter(c, "outstanding_at_end");
+	r->credits_end = sim_stat_counter(c, "credits_held");
+	r->lat_read = sim_stat_hist(c, "lat_read_ps");
+	r->lat_write = sim_stat_hist(c, "lat_write_ps");
+}
+
+/* The memory devices reachable through the requester's one port. */
+static void find_targets(sim_comp *c, req *r)
+{
+	const fabric *f = r->f;
+	uint32_t peer = fab_peer(f, fab_node_of(f, c->id), 0);
+
+	r->targets = xmalloc((f->nmem + 1) * sizeof(*r->targets));
+	if (f->node[peer].kind == FAB_MEMORY) {
+		r->targets[r->ntargets++] = f->node[peer].pbr;
+		return;
+	}
+	for (uint32_t m = 0; peer != UINT32_MAX && m < f->nmem; m++) {
+		uint32_t n;
+		if (f->node[peer].kind == FAB_SWITCH &&
+		    (fab_route_ports(&f->route, f->route.sw_of[peer], f->mem_pbr[m], &n), n))
+			r->targets[r->ntargets++] = f->mem_pbr[m];
+	}
+}
+
+static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	req *r = state;
+	int rc = check_lines(cf, "workload.footprint", err);
+
+	if (rc || (rc = check_lines(cf, "workload.interleave", err)))
+		return rc;
+	r->f = sim_system(c);
+	CXL_ASSERT(r->f && c->nports == 1);
+	r->pbr = r->f->node[fab_node_of(r->f, c->id)].pbr;
+	find_targets(c, r);
+	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
+	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");
+	r->queue = (uint32_t)cfg_int(cf, "workload.queue");
+	r->pattern = cfg_enum(cf, "workload.pattern");
+	r->read_ratio = cfg_float(cf, "workload.read_ratio");
+	r->lines = (uint64_t)cfg_int(cf, "workload.footprint") / CXL_LINE;
+	r->ilv_lines = (uint64_t)cfg_int(cf, "workload.interleave") / CXL_LINE;
+	r->latency = cfg_time(cf, "host.latency");
+	r->interval = cfg_time(cf, "workload.issue_interval");
+	r->next_read = -1;
+	register_stats(c, r);
+	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
+	return 0;
+}
+
+/* Draw the kind and line of the next request (once per request, in order). */
+static void draw_next(sim_comp *c, req *r)
+{
+	cxl_rng *g = sim_rng(c);
+
+	r->next_read = rng_uniform(g) < r->read_ratio;
+	r->next_line = r->pattern == PAT_STREAM ? r->issued % r->lines : rng_below(g, r->lines);
+}
+
+static void issue_one(sim_comp *c, req *r)
+{
+	uint64_t line = (uint64_t)r->pbr * r->lines + r->next_line;
+	uint32_t mem = (uint32_t)((line / r->ilv_lines) % r->ntargets);
+	uint8_t vc = r->next_read ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
+	cxl_event *ev = sim_event_new(c);
+
+	ev->kind = CXL_EV_PKT;
+	ev->pkt = (cxl_packet){
+		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = (uint32_t)r->issued,
+		.size = r->next_read ? 0 : CXL_LINE, .pbr_src = r->pbr,
+		.pbr_dst = r->targets[mem], .mclass = vc,
+		.opcode = r->next_read ? CXL_OP_MEMRD : CXL_OP_MEMWR,
+	};
+	if (r->issued == r->warmup)
+		*r->t_first = sim_now(c);
+	r->cr.n[vc]--;
+	r->issued++;
+	r->outstanding++;
+	r->next_read = -1;
+	r->next_issue = sim_now(c) + r->interval;
+	(*r->issued_c)++;
+	sim_send_port(c, ev, 0, r->latency);
+}
+
+/* Issue while the queue, the interval and the bus's credits allow. */
+static void try_issue(sim_comp *c, req *r)
+{
+	while (r->issued < r->requests && r->outstanding < r->queue) {
+		if (sim_now(c) < r->next_issue) {
+			if (!r->timer_armed) {
+				cxl_event *t = sim_event_new(c);
+				t->kind = REQ_EV_ISSUE;
+				r->timer_armed = 1;
+				sim_send_self(c, t, r->next_issue - sim_now(c));
+			}
+			return;
+		}
+		if (r->next_read < 0)
+			draw_next(c, r);
+		if (!r->cr.n[r->next_read ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD])
+			return; /* a credit arrival retries */
+		issue_one(c, r);
+	}
+}
+
+static void on_response(sim_comp *c, req *r, const cxl_event *ev)
+{
+	const cxl_packet *p = &ev->pkt;
+	int read = p->mclass == CXL_VC_S2M_DRS;
+
+	CXL_ASSERT(p->pbr_dst == r->pbr && r->outstanding > 0);
+	cxl_grant(c, 0, p->mclass, 1);
+	r->outstanding--;
+	(*r->completed)++;
+	if (p->tag < r->warmup)
+		return;
+	stats_hist_add(read ? r->lat_read : r->lat_write, sim_now(c) - p->issue);
+	(*(read ? r->reads : r->writes))++;
+	*r->bytes += CXL_LINE;
+	*r->hops_sum += p->hops;
+	*r->t_last = sim_now(c);
+}
+
+static void req_event(sim_comp *c, void *state, cxl_event *ev)
+{
+	req *r = state;
+
+	switch (ev->kind) {
+	case CXL_EV_PKT:
+		on_response(c, r, ev);
+		break;
+	case CXL_EV_CREDIT:
+		cxl_credit_apply(&r->cr, ev);
+		break;
+	case REQ_EV_ISSUE:
+		r->timer_armed = 0;
+		break;
+	default:
+		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
+	}
+	try_issue(c, r);
+}
+
+static void req_finish(sim_comp *c, void *state)
+{
+	req *r = state;
+
+	(void)c;
+	*r->out_end = r->outstanding;
+	*r->credits_end = cxl_credits_total(&r->cr);
+	free(r->targets);
+	r->targets = NULL;
+}
+
+const model_ops cxl_host_ops = {
+	.name = "host",
+	.state_size = sizeof(req),
+	.init = req_init,
+	.event = req_event,
+	.finish = req_finish,
+};
+
+const model_ops cxl_accel_ops = {
+	.name = "accel",
+	.state_size = sizeof(req),
+	.init = req_init,
+	.event = req_event,
+	.finish = req_finish,
+};

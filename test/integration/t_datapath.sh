@@ -1,0 +1,92 @@
+# t_datapath.sh - CXL.mem runs end to end: every request answered once,
+# nothing left in a buffer, every credit back home, on every example fabric
+# and 1-4 ranks; results byte-identical across ranks and partitioners; the
+# idle latency of ESF's validation system to the picosecond.
+
+DATAPATH="chain ring tree spine_leaf fully_connected fat_tree custom esf-validation"
+
+# csv_sum FILE STAT : sum of STAT over components.csv
+csv_sum() { awk -F, -v s="$2" '$4 == s { t += $5 } END { print t + 0 }' "$1"; }
+# csv_count FILE TYPE : components of TYPE
+csv_count() { awk -F, -v t="$2" '$2 == t && !seen[$1]++ { n++ } END { print n + 0 }' "$1"; }
+
+# conserved DIR REQUESTS : the run in DIR answered every request and drained
+conserved() {
+	local d=$1 want=$2 csv=$1/components.csv
+	local hosts issued completed
+	hosts=$(( $(csv_count "$csv" host) + $(csv_count "$csv" accel) ))
+	issued=$(json_num "$d/stats.json" issued)
+	completed=$(json_num "$d/stats.json" completed)
+	[ "$issued" = $((hosts * want)) ] || fail "$d: issued $issued, expected $((hosts * want))" || return 1
+	[ "$completed" = "$issued" ] || fail "$d: completed $completed of $issued" || return 1
+	for s in outstanding_at_end queued_at_end held_at_end responses_waiting; do
+		[ "$(csv_sum "$csv" $s)" = 0 ] || fail "$d: $s = $(csv_sum "$csv" $s)" || return 1
+	done
+	# credits held = credits granted: 6 VCs x (host queue 16, memory 32, bus 32
+	# per port, switch 32 per port); ports of nodes = 2 x buses
+	local b m h held want_cr
+	b=$(csv_count "$csv" bus); m=$(csv_count "$csv" memory); h=$hosts
+	held=$(( $(csv_sum "$csv" credits_held) + $(csv_sum "$csv" credits_held_p0) + $(csv_sum "$csv" credits_held_p1) ))
+	want_cr=$(( 6 * (64 * b + 16 * h + 32 * m + 32 * (2 * b - h - m)) ))
+	[ "$held" = "$want_cr" ] || fail "$d: $held credits held, $want_cr granted"
+}
+
+test_every_fabric_conserves_on_1_to_4_ranks() {
+	for c in $DATAPATH; do
+		for n in 1 2 3 4; do
+			cxl "$n" -q "$CONFIGS/$c.cfg" -o "$c$n" --set workload.requests=100 --end 1ms ||
+				fail "$c on $n ranks: exit $?" || return 1
+			conserved "$c$n" 100 || return 1
+			results "$c$n/stats.json" > "$c$n.res"
+			cmp -s "${c}1.res" "$c$n.res" || fail "$c: results on $n ranks differ from 1 rank" || return 1
+		done
+	done
+}
+
+test_identical_across_partitioners() {
+	for c in spine_leaf tree; do
+		cxl 1 -q "$CONFIGS/$c.cfg" -o ref --set workload.requests=300 --set workload.read_ratio=0.5 || return 1
+		results ref/stats.json > ref.res
+		for p in block roundrobin metis; do
+			cxl 3 -q "$CONFIGS/$c.cfg" -o "$p" --partition "$p" --set workload.requests=300 \
+				--set workload.read_ratio=0.5 || return 1
+			results "$p/stats.json" | cmp -s ref.res - || fail "$c: $p on 3 ranks differs" || return 1
+		done
+	done
+}
+
+test_summary_keys() {
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o out --set workload.requests=500 || return 1
+	for k in requests reads writes bytes bandwidth_GBps latency_ns mean p50 p99 max read write; do
+		grep -q "\"$k\":" out/stats.json || fail "summary lacks $k" || return 1
+	done
+	[ "$(json_num out/stats.json requests)" = 500 ] || fail "requests"
+}
+
+# ps to serialise BYTES on gen 5 x16 (128b/130b): ceil(B*8e6*65 / (32000*16*64))
+ser5x16() { awk -v b="$1" 'BEGIN { x = b * 8e6 * 65; y = 32000 * 16 * 64; printf "%d", int((x + y - 1) / y) }'; }
+
+test_idle_latency_exact_esf_validation() {
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o out --set workload.requests=20 --set workload.queue=1 || return 1
+	# host 10 + 8 links x 25 + 4 buses x 1 + the switch twice x 20 + controller 40
+	# + channel service 64 B / 25.6 GB/s (2.5 ns) + DRAM 40, plus the request
+	# (20 B) and the response (84 B) serialised twice each
+	local want
+	want=$(( 10000 + 8 * 25000 + 4 * 1000 + 2 * 20000 + 40000 + 2500 + 40000 + 2 * $(ser5x16 20) + 2 * $(ser5x16 84) ))
+	local mean max
+	mean=$(grep -o '"latency_ns": {[^}]*}' out/stats.json | head -1 | grep -o '"mean": [0-9.]*' | cut -d' ' -f2)
+	max=$(grep -o '"latency_ns": {[^}]*}' out/stats.json | head -1 | grep -o '"max": [0-9.]*' | cut -d' ' -f2)
+	echo "idle latency: mean $mean ns, max $max ns, expected $want ps"
+	awk -v a="$mean" -v b="$max" -v w="$want" 'BEGIN { exit !(a * 1000 == w && b * 1000 == w) }' ||
+		fail "idle latency $mean / $max ns, expected $want ps"
+}
+
+test_parameters_change_results() {
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o a --set workload.requests=50 --set workload.queue=1 || return 1
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o b --set workload.requests=50 --set workload.queue=1 \
+		--set switch.latency=30ns || return 1
+	local la lb
+	la=$(grep -o '"latency_ns": {[^}]*}' a/stats.json | head -1 | grep -o '"mean": [0-9.]*' | cut -d' ' -f2)
+	lb=$(grep -o '"latency_ns": {[^}]*}' b/stats.json | head -1 | grep -o '"mean": [0-9.]*' | cut -d' ' -f2)
+	awk -v a="$la" -v b="$lb" 'BEGIN { exit !(b - a == 20) }' || fail "switch.latency +10 ns moved latency $la -> $lb (expected +20: one switch, both ways)"
+}
