@@ -10,9 +10,12 @@
  *   latency_ns                  {mean, p50, p99, max} of every request,
  *   read, write                 and the same per kind ({requests, latency_ns})
  *   hops_mean                   buses crossed per request, both ways
+ *   latency_by_hops             {"<buses crossed, both ways>": {requests,
+ *                               latency_ns}} (ESF Fig. 11)
  *   issued, completed           all requests, warm-up included (conservation)
  *   buses                       {utility_mean, utility_max, efficiency}: ESF's
- *                               bus utility (busy / elapsed, per direction)
+ *                               bus utility (busy / elapsed, per transmitter:
+ *                               each direction in full duplex, the bus in half)
  *                               and transmission efficiency (payload / wire
  *                               bytes), over every bus direction that moved
  *                               data; elapsed = time 0 to the last
@@ -21,19 +24,26 @@
  */
 #include "models/fabric.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/sim.h"
 
+#define FAB_SUM_HOPS 32 /* as REQ_HOP_NAMES in req.c: lat_hops_00 .. lat_hops_62 */
+
 typedef struct totals totals;
 struct totals {
-	uint64_t reads, writes, bytes, hops, issued, completed;
+	uint64_t reads, writes, bytes, hops_sum, issued, completed;
 	uint64_t t_first, t_last;     /* ps */
 	stats_hist rd, wr, all;       /* latency, ps */
+	stats_hist hops[FAB_SUM_HOPS + 1]; /* latency by round-trip buses / 2; last: more */
 	uint64_t wire, payload;       /* bus bytes */
 	double util_sum, util_max;    /* over bus directions */
 	uint64_t ndir;                /* bus directions that moved data */
 };
+
+static void latency(json_w *w, const stats_hist *h);
 
 static uint64_t counter(const stats_comp *c, const char *name)
 {
@@ -55,7 +65,7 @@ static void add_requester(totals *t, const stats_comp *c)
 	t->reads += counter(c, "reads");
 	t->writes += counter(c, "writes");
 	t->bytes += counter(c, "bytes");
-	t->hops += counter(c, "hops_sum");
+	t->hops_sum += counter(c, "hops_sum");
 	t->issued += counter(c, "issued");
 	t->completed += counter(c, "completed");
 	if (counter(c, "reads") + counter(c, "writes")) {
@@ -65,24 +75,63 @@ static void add_requester(totals *t, const stats_comp *c)
 	}
 	merge_hist(&t->rd, c, "lat_read_ps");
 	merge_hist(&t->wr, c, "lat_write_ps");
+	for (size_t i = 0; i < c->n; i++) {
+		const stats_entry *e = c->e[i];
+		if (e->kind != STATS_HIST || strncmp(e->name, "lat_hops_", 9))
+			continue;
+		unsigned k = strcmp(e->name + 9, "more") ? (unsigned)atoi(e->name + 9) / 2 : FAB_SUM_HOPS;
+		stats_hist_merge(&t->hops[k < FAB_SUM_HOPS ? k : FAB_SUM_HOPS], &e->h);
+	}
 }
 
-static void add_bus(totals *t, const stats_comp *c, sim_time span)
+/* latency_by_hops: {"<round-trip buses>": {requests, latency_ns}, ...}, ascending. */
+static void by_hops(json_w *w, const totals *t)
 {
-	static const char *const busy[2] = { "busy_ps_d0", "busy_ps_d1" };
-	static const char *const wire[2] = { "wire_bytes_d0", "wire_bytes_d1" };
-	static const char *const pay[2] = { "payload_bytes_d0", "payload_bytes_d1" };
+	char key[16];
 
-	for (int d = 0; d < 2; d++) {
-		t->wire += counter(c, wire[d]);
-		t->payload += counter(c, pay[d]);
-		if (!counter(c, wire[d]) || !span)
+	json_key(w, "latency_by_hops");
+	json_obj(w);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++) {
+		if (!t->hops[k].count)
 			continue;
-		double u = (double)counter(c, busy[d]) / (double)span;
-		t->util_sum += u;
-		t->util_max = u > t->util_max ? u : t->util_max;
-		t->ndir++;
+		if (k < FAB_SUM_HOPS)
+			snprintf(key, sizeof(key), "%u", 2 * k);
+		else
+			snprintf(key, sizeof(key), "more");
+		json_key(w, key);
+		json_obj_inline(w);
+		json_kv_u64(w, "requests", t->hops[k].count);
+		latency(w, &t->hops[k]);
+		json_end(w);
 	}
+	json_end(w);
+}
+
+/* One transmitter's utility: busy / span, if it moved data. */
+static void add_util(totals *t, uint64_t busy, uint64_t wire, sim_time span)
+{
+	if (!wire || !span)
+		return;
+	double u = (double)busy / (double)span;
+	t->util_sum += u;
+	t->util_max = u > t->util_max ? u : t->util_max;
+	t->ndir++;
+}
+
+/* A bus: full duplex has a transmitter per direction, half duplex one. */
+static void add_bus(totals *t, const stats_comp *c, sim_time span, int half)
+{
+	uint64_t busy[2] = { counter(c, "busy_ps_d0"), counter(c, "busy_ps_d1") };
+	uint64_t wire[2] = { counter(c, "wire_bytes_d0"), counter(c, "wire_bytes_d1") };
+
+	t->wire += wire[0] + wire[1];
+	t->payload += counter(c, "payload_bytes_d0") + counter(c, "payload_bytes_d1");
+	if (half) {
+		add_util(t, busy[0] + busy[1], wire[0] + wire[1], span);
+		return;
+	}
+	add_util(t, busy[0], wire[0], span);
+	add_util(t, busy[1], wire[1], span);
 }
 
 static void latency(json_w *w, const stats_hist *h)
@@ -118,7 +167,8 @@ static void write_totals(json_w *w, const totals *t)
 	latency(w, &t->all);
 	kind(w, "read", t->reads, &t->rd);
 	kind(w, "write", t->writes, &t->wr);
-	json_kv_dbl(w, "hops_mean", n ? (double)t->hops / (double)n : 0.0);
+	json_kv_dbl(w, "hops_mean", n ? (double)t->hops_sum / (double)n : 0.0);
+	by_hops(w, t);
 	json_kv_u64(w, "issued", t->issued);
 	json_kv_u64(w, "completed", t->completed);
 	json_key(w, "buses");
@@ -129,13 +179,15 @@ static void write_totals(json_w *w, const totals *t)
 	json_end(w);
 }
 
-void fab_write_summary(const sim_graph *g, const stats_set *table, json_w *w)
+void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w)
 {
 	totals t = { .t_first = UINT64_MAX };
 
 	stats_hist_init(&t.rd);
 	stats_hist_init(&t.wr);
 	stats_hist_init(&t.all);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
+		stats_hist_init(&t.hops[k]);
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
 		const char *type = g->comp[c->id].ops->name;
@@ -144,11 +196,13 @@ void fab_write_summary(const sim_graph *g, const stats_set *table, json_w *w)
 	}
 	for (size_t i = 0; i < table->n; i++)
 		if (!strcmp(g->comp[table->c[i].id].ops->name, "bus"))
-			add_bus(&t, &table->c[i], t.t_last);
+			add_bus(&t, &table->c[i], t.t_last, half_duplex);
 	stats_hist_merge(&t.all, &t.rd);
 	stats_hist_merge(&t.all, &t.wr);
 	write_totals(w, &t);
 	stats_hist_free(&t.rd);
 	stats_hist_free(&t.wr);
 	stats_hist_free(&t.all);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
+		stats_hist_free(&t.hops[k]);
 }

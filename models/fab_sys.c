@@ -308,8 +308,7 @@ static uint64_t checksum(const void *sys)
 
 static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
 {
-	(void)cf;
-	fab_write_summary(g, t, w);
+	fab_write_summary(g, t, cfg_enum(cf, "bus.duplex") == 1, w);
 }
 
 const sys_builder sys_fabric = {

@@ -128,10 +128,11 @@ static int assign_pbr(fabric *f, cxl_err *err)
 	return 0;
 }
 
-/* Walk the oblivious route src -> dst, adding one packet to every connection
- * and node on it (node_load may be NULL).  Returns the connections crossed,
- * 0 if dst is unreachable. */
-static uint32_t walk(fabric *f, uint32_t src, uint32_t dst, uint64_t *node_load)
+/* Walk the oblivious route src -> dst; if @conns (f->conn) is given, add one
+ * packet to every connection and (@node_load, may be NULL) node on it.
+ * Returns the connections crossed, 0 if dst is unreachable. */
+static uint32_t walk(const fabric *f, uint32_t src, uint32_t dst, fab_conn *conns,
+		     uint64_t *node_load)
 {
 	uint32_t n = src, hops = 0, sp = f->node[src].pbr, dp = f->node[dst].pbr;
 
@@ -143,7 +144,8 @@ static uint32_t walk(fabric *f, uint32_t src, uint32_t dst, uint64_t *node_load)
 			return 0; /* reached an endpoint that is not dst */
 		if (port < 0)
 			return 0;
-		f->conn[f->adj[f->node[n].adj + (uint32_t)port]].traffic++;
+		if (conns)
+			conns[f->adj[f->node[n].adj + (uint32_t)port]].traffic++;
 		if (node_load)
 			node_load[n]++;
 		n = fab_peer(f, n, (uint32_t)port);
@@ -154,6 +156,11 @@ static uint32_t walk(fabric *f, uint32_t src, uint32_t dst, uint64_t *node_load)
 			return hops;
 		}
 	}
+}
+
+uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst)
+{
+	return walk(f, src, dst, NULL, NULL);
 }
 
 /*
@@ -175,8 +182,8 @@ static void estimate_traffic(fabric *f, uint64_t *node_load)
 			continue;
 		for (uint32_t m = s % stride; m < f->nmem; m += stride) {
 			uint32_t dst = f->pbr_node[f->mem_pbr[m]];
-			walk(f, src, dst, node_load);
-			walk(f, dst, src, node_load);
+			walk(f, src, dst, f->conn, node_load);
+			walk(f, dst, src, f->conn, node_load);
 		}
 	}
 }

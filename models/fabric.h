@@ -134,6 +134,9 @@ static inline int fab_is_endpoint(const fab_node *n)
 	return n->kind != FAB_SWITCH;
 }
 
+/* fab_route_len - buses on the oblivious route from node @src to node @dst (0: none). */
+uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst);
+
 /* fab_node_of - the fabric node of component @comp (UINT32_MAX for a bus). */
 static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
 {
@@ -144,7 +147,7 @@ static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
 void fab_describe(const fabric *f, FILE *out);
 
 /* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
-void fab_write_summary(const sim_graph *g, const stats_set *table, json_w *w);
+void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w);
 
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);

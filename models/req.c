@@ -11,7 +11,9 @@
  *
  * Addresses: requester with PBR id p works on lines [p*F, (p+1)*F) of
  * F = workload.footprint / 64 lines; `stream` walks them in order,
- * `random` draws them uniformly.  Line L goes to memory device
+ * `random` draws them uniformly, `hotcold` sends workload.hot_fraction of
+ * the requests uniformly to the first workload.hot_footprint x F lines (the
+ * hot set) and the rest uniformly to the others (ESF §V-B).  Line L goes to memory device
  * (L / (workload.interleave / 64)) mod M over the M memory devices it can
  * reach, in PBR order (every one behind its switch, or the one it is wired
  * to directly) - the address interleaving of ESF's address translation
@@ -25,7 +27,8 @@
  * responses always drain) and spends the bus's credits for requests.
  *
  * Statistics: reads, writes, bytes (data bytes moved), lat_read_ps and
- * lat_write_ps histograms, hops_sum (buses crossed, both ways), t_first_ps
+ * lat_write_ps histograms, lat_hops_NN histograms (latency of requests
+ * whose round trip crossed NN buses), hops_sum (buses crossed), t_first_ps
  * / t_last_ps (first measured issue, last measured response) - all after
  * the first `workload.warmup` requests; issued, completed,
  * outstanding_at_end and credits_held (finish) for conservation checks.
@@ -39,7 +42,20 @@
 #include "models/fabric.h"
 
 enum { REQ_EV_ISSUE = CXL_EV_MODEL };
-enum { PAT_STREAM, PAT_RANDOM };
+enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD };
+
+/* Latency by round-trip hop count: one histogram per count this requester
+ * can see (2 x the buses to each of its targets), names from this table;
+ * longer round trips share "lat_hops_more". */
+#define REQ_HOP_NAMES 32
+static const char *const hop_names[REQ_HOP_NAMES] = {
+	"lat_hops_00", "lat_hops_02", "lat_hops_04", "lat_hops_06", "lat_hops_08", "lat_hops_10",
+	"lat_hops_12", "lat_hops_14", "lat_hops_16", "lat_hops_18", "lat_hops_20", "lat_hops_22",
+	"lat_hops_24", "lat_hops_26", "lat_hops_28", "lat_hops_30", "lat_hops_32", "lat_hops_34",
+	"lat_hops_36", "lat_hops_38", "lat_hops_40", "lat_hops_42", "lat_hops_44", "lat_hops_46",
+	"lat_hops_48", "lat_hops_50", "lat_hops_52", "lat_hops_54", "lat_hops_56", "lat_hops_58",
+	"lat_hops_60", "lat_hops_62",
+};
 
 typedef struct req req;
 struct req {
@@ -66,6 +82,9 @@ struct req {
 	uint64_t *reads, *writes, *bytes, *hops_sum, *t_first, *t_last;
 	uint64_t *issued_c, *completed, *out_end, *credits_end;
 	stats_hist *lat_read, *lat_write;
+	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
+	uint64_t hot_lines;       /* hotcold: lines of the hot set (the first ones) */
+	double hot_fraction;      /* hotcold: share of requests to the hot set */
 };
 
 static const cfg_key host_keys[] = {
@@ -74,8 +93,13 @@ static const cfg_key host_keys[] = {
 };
 
 static const cfg_key workload_keys[] = {
-	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random",
-	  "address pattern: stream (sequential lines) or random (uniform over the footprint)" },
+	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random|hotcold",
+	  "address pattern: stream (sequential lines), random (uniform over the footprint), "
+	  "hotcold (hot_fraction of requests uniform over the hot set, the rest over the cold)" },
+	{ "workload.hot_fraction", CFG_FLOAT, "0.9", "0", "1", NULL,
+	  "hotcold: share of requests that go to the hot set" },
+	{ "workload.hot_footprint", CFG_FLOAT, "0.1", "0", "1", NULL,
+	  "hotcold: hot share of the footprint (at least one line)" },
 	{ "workload.read_ratio", CFG_FLOAT, "1.0", "0", "1", NULL,
 	  "probability that a request is a read (the rest are writes)" },
 	{ "workload.requests", CFG_INT, "1000", "0", NULL, NULL,
@@ -140,6 +164,20 @@ static void find_targets(sim_comp *c, req *r)
 	}
 }
 
+/* One latency histogram per round-trip hop count of the targets. */
+static void register_hops(sim_comp *c, req *r)
+{
+	const fabric *f = r->f;
+	uint32_t self = fab_node_of(f, c->id);
+
+	for (uint32_t t = 0; t < r->ntargets; t++) {
+		uint32_t d = fab_route_len(f, self, f->pbr_node[r->targets[t]]);
+		uint32_t k = d < REQ_HOP_NAMES ? d : REQ_HOP_NAMES;
+		if (!r->by_hops[k])
+			r->by_hops[k] = sim_stat_hist(c, k < REQ_HOP_NAMES ? hop_names[k] : "lat_hops_more");
+	}
+}
+
 static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	req *r = state;
@@ -161,7 +199,11 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->latency = cfg_time(cf, "host.latency");
 	r->interval = cfg_time(cf, "workload.issue_interval");
 	r->next_read = -1;
+	r->hot_fraction = cfg_float(cf, "workload.hot_fraction");
+	r->hot_lines = (uint64_t)((double)r->lines * cfg_float(cf, "workload.hot_footprint"));
+	r->hot_lines = r->hot_lines ? r->hot_lines : 1;
 	register_stats(c, r);
+	register_hops(c, r);
 	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
 	return 0;
 }
@@ -172,7 +214,14 @@ static void draw_next(sim_comp *c, req *r)
 	cxl_rng *g = sim_rng(c);
 
 	r->next_read = rng_uniform(g) < r->read_ratio;
-	r->next_line = r->pattern == PAT_STREAM ? r->issued % r->lines : rng_below(g, r->lines);
+	if (r->pattern == PAT_STREAM)
+		r->next_line = r->issued % r->lines;
+	else if (r->pattern == PAT_RANDOM || r->hot_lines >= r->lines)
+		r->next_line = rng_below(g, r->lines);
+	else if (rng_uniform(g) < r->hot_fraction)
+		r->next_line = rng_below(g, r->hot_lines);
+	else
+		r->next_line = r->hot_lines + rng_below(g, r->lines - r->hot_lines);
 }
 
 static void issue_one(sim_comp *c, req *r)
@@ -232,7 +281,11 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	(*r->completed)++;
 	if (p->tag < r->warmup)
 		return;
-	stats_hist_add(read ? r->lat_read : r->lat_write, sim_now(c) - p->issue);
+	sim_time lat = sim_now(c) - p->issue;
+	uint32_t k = p->hops / 2 < REQ_HOP_NAMES ? p->hops / 2 : REQ_HOP_NAMES;
+	stats_hist_add(read ? r->lat_read : r->lat_write, lat);
+	CXL_ASSERT(r->by_hops[k]);
+	stats_hist_add(r->by_hops[k], lat);
 	(*(read ? r->reads : r->writes))++;
 	*r->bytes += CXL_LINE;
 	*r->hops_sum += p->hops;

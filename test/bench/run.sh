@@ -2,8 +2,10 @@
 # test/bench/run.sh - the benchmarks behind `make bench`.
 #
 # PHOLD (configs/phold.cfg): median committed events/s over RUNS runs on 1 and
-# on 2 ranks, the speedup of the medians, peak RSS, windows and MPI wait; then
-# the event-queue comparison (test/bench/evq_bench.c) if it was built.
+# on 2 ranks, the speedup of the medians, peak RSS, windows and MPI wait;
+# rack-4096 (configs/rack-4096.cfg, RACK_END simulated): events/s, per rank,
+# simulated ns per wall second, peak RSS, on 1 and 2 ranks (metis); then the
+# event-queue comparison (test/bench/evq_bench.c) if it was built.
 # Targets are printed next to the figures.  Timings belong here, never in
 # tests: the machines are shared and noisy, so read medians, not single runs.
 #
@@ -58,6 +60,45 @@ ok2=$(awk -v s="$speedup" 'BEGIN { print (s >= 1.6) ? "met" : "MISSED" }')
 echo
 echo "target: >= 5 M events/s on 1 rank ............ $(awk -v a="${eps[1]}" 'BEGIN { printf "%.2f M", a / 1e6 }') ($ok1)"
 echo "target: 2-rank speedup >= 1.6x ................ ${speedup}x ($ok2)"
+
+# rack-4096: uniform random reads, queue 16, RACK_END simulated, metis on 2 ranks
+RACK_END=${RACK_END:-2us}
+rack_runs() {
+	local n=$1
+	for i in $(seq "$RUNS"); do
+		if [ "$n" = 1 ]; then
+			"$CXLFAB" -q "$root/configs/rack-4096.cfg" --end "$RACK_END" -o "$out/r$n" || exit 1
+		else
+			mpirun -np "$n" "$CXLFAB" -q "$root/configs/rack-4096.cfg" --end "$RACK_END" \
+				--partition metis -o "$out/r$n" || exit 1
+		fi
+		local f=$out/r$n/stats.json
+		rss=$(grep -o '"peak_rss_bytes": \[[^]]*\]' "$f" | grep -o '[0-9][0-9]*' | sort -n | tail -1)
+		echo "$(num "$f" events_per_s) $(num "$f" loop_s) $rss $(num "$f" sim_time_ps) $(num "$f" events)"
+	done
+}
+
+echo
+echo "rack-4096 (configs/rack-4096.cfg, --end $RACK_END, 2 ranks: metis), $RUNS runs each"
+printf '%-6s %14s %16s %10s %14s %12s\n' ranks "events/s(med)" "per rank" "loop_s" "peak_rss_MiB" "sim_ns/s"
+declare -A reps
+for n in 1 2; do
+	rack_runs "$n" > "$out/rack$n"
+	reps[$n]=$(cut -d' ' -f1 "$out/rack$n" | median)
+	loop=$(cut -d' ' -f2 "$out/rack$n" | median)
+	simt=$(cut -d' ' -f4 "$out/rack$n" | median)
+	printf '%-6s %14.0f %16.0f %10.3f %14.1f %12.0f\n' "$n" "${reps[$n]}" \
+		"$(awk -v a="${reps[$n]}" -v n="$n" 'BEGIN { print a / n }')" "$loop" \
+		"$(cut -d' ' -f3 "$out/rack$n" | median | awk '{ print $1 / 1048576 }')" \
+		"$(awk -v t="$simt" -v l="$loop" 'BEGIN { print (t / 1000) / l }')"
+	echo "       all runs (events/s): $(cut -d' ' -f1 "$out/rack$n" | tr '\n' ' ')"
+done
+rsp=$(awk -v a="${reps[2]}" -v b="${reps[1]}" 'BEGIN { printf "%.2f", a / b }')
+rss_max=$(cat "$out/rack1" "$out/rack2" | cut -d' ' -f3 | sort -n | tail -1)
+echo
+echo "target: >= 3 M events/s per rank ............. $(awk -v a="${reps[1]}" 'BEGIN { printf "%.2f M", a / 1e6 }') on 1, $(awk -v a="${reps[2]}" 'BEGIN { printf "%.2f M", a / 2e6 }') per rank on 2 ($(awk -v a="${reps[1]}" -v b="${reps[2]}" 'BEGIN { print (a >= 3e6 && b / 2 >= 3e6) ? "met" : "MISSED" }'))"
+echo "target: 2-rank speedup >= 1.7x ................ ${rsp}x ($(awk -v s="$rsp" 'BEGIN { print (s >= 1.7) ? "met" : "MISSED" }'))"
+echo "target: <= 1 GiB RSS per rank ................. $(awk -v r="$rss_max" 'BEGIN { printf "%.0f MiB", r / 1048576 }') ($(awk -v r="$rss_max" 'BEGIN { print (r <= 1073741824) ? "met" : "MISSED" }'))"
 
 if [ -x "${BENCH_DIR:-}/evq_bench" ]; then
 	echo

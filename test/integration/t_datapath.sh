@@ -90,3 +90,32 @@ test_parameters_change_results() {
 	lb=$(grep -o '"latency_ns": {[^}]*}' b/stats.json | head -1 | grep -o '"mean": [0-9.]*' | cut -d' ' -f2)
 	awk -v a="$la" -v b="$lb" 'BEGIN { exit !(b - a == 20) }' || fail "switch.latency +10 ns moved latency $la -> $lb (expected +20: one switch, both ways)"
 }
+
+test_hotcold_and_interleave_steer_requests() {
+	# footprint 1 MiB in 4 interleave blocks of 256 KiB: mem0 holds the first
+	# quarter, which contains the hot 10%: it gets 0.9 + 0.1 x 0.15/0.9 = 0.9167
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o hc --set workload.pattern=hotcold \
+		--set workload.requests=12000 --set workload.interleave=262144 || return 1
+	local m0 share
+	m0=$(awk -F, '$1 == "mem0" && $4 == "reads" { print $5 }' hc/components.csv)
+	share=$(awk -v a="$m0" 'BEGIN { printf "%.4f", a / 12000 }')
+	echo "mem0 share $share (expected 0.9167)"
+	near "$share" 0.9167 0.01 || fail "mem0 got $share of the requests, expected 0.9167" || return 1
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o rnd --set workload.requests=12000 \
+		--set workload.interleave=262144 || return 1
+	m0=$(awk -F, '$1 == "mem0" && $4 == "reads" { print $5 }' rnd/components.csv)
+	near "$(awk -v a="$m0" 'BEGIN { print a / 12000 }')" 0.25 0.02 || fail "random: mem0 share $m0 / 12000"
+}
+
+test_latency_by_hop_count() {
+	cxl 1 -q "$CONFIGS/tree.cfg" -o tr --set workload.requests=500 || return 1
+	local prev=0 keys=""
+	for h in 4 8 12 16; do
+		local m
+		m=$(grep -o "\"$h\": { \"requests\": [0-9]*, \"latency_ns\": { \"mean\": [0-9.]*" tr/stats.json | grep -o '[0-9.]*$')
+		[ -n "$m" ] || fail "no latency for $h hops" || return 1
+		awk -v a="$m" -v b="$prev" 'BEGIN { exit !(a > b) }' || fail "$h hops: $m ns not above $prev" || return 1
+		prev=$m; keys="$keys $h:$m"
+	done
+	echo "tree latency by hops:$keys"
+}
