@@ -129,6 +129,7 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	evq_init(&e->q);
 	evpool_init(&e->pool);
 	stats_set_init(&e->stats);
+	e->stats.owns_names = 1; /* models may build names (per-port statistics) */
 	compute_lookahead(e);
 	e->local = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*e->local));
 	for (uint32_t i = 0; i < g->ncomp; i++)

@@ -99,7 +99,7 @@ void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
 void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay);
 void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay);
 
-/* Statistics of this component (register in init; names are literals). */
+/* Statistics of this component (register in init; the name is copied). */
 uint64_t *sim_stat_counter(sim_comp *c, const char *name);
 stats_hist *sim_stat_hist(sim_comp *c, const char *name);
 

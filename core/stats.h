@@ -5,7 +5,9 @@
  * Registration happens in a model's init: stats_counter() and stats_hist()
  * return stable pointers the model updates directly on its hot path (an
  * increment, or stats_hist_add()).  Names must be string literals (or live
- * as long as the registry).  A component may not register one name twice.
+ * as long as the registry) unless the set owns its names (owns_names: the
+ * engine's registry copies them, so models may build names such as per-port
+ * ones).  A component may not register one name twice.
  *
  * Histogram: log-linear (HDR style) with 2^STATS_SUB_BITS linear buckets per
  * power of two; values below 2^STATS_SUB_BITS are exact.  Quantiles are the
@@ -64,7 +66,7 @@ struct stats_set {
 	stats_comp *c;  /* components, in the order added (table: sorted by id) */
 	size_t n;       /* components */
 	size_t cap;     /* capacity of c */
-	int owns_names; /* 1 for a merged table (names copied) */
+	int owns_names; /* 1: names are copied (merged tables, the engine's registry) */
 	stats_entry **chunks; /* entry storage, STATS_CHUNK entries each */
 	size_t nchunks;       /* chunks allocated */
 	size_t chunk_used;    /* entries used in the last chunk */

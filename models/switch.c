@@ -25,11 +25,13 @@
  *
  * Statistics: pkts (forwarded), queue_ps (sum of ready-to-departure times),
  * max_occupancy (most packets held at once), and at the end held_at_end
- * and credits_held for conservation checks.  Per-port statistics are not
- * kept yet.
+ * and credits_held for conservation checks; per output port p: p<p>_pkts,
+ * p<p>_queue_ps (time its packets waited, ready to departure) and
+ * p<p>_max_waiting (most ready packets waiting for it at once).
  */
 #include "models/switch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/xmalloc.h"
@@ -63,6 +65,9 @@ struct sw {
 	uint32_t held;          /* packets in the switch (pipeline + FIFOs) */
 	cxl_event **slots;      /* storage of the FIFOs */
 	uint64_t *pkts, *queue_ps, *max_occ, *held_end, *credits_end;
+	uint64_t **port_pkts;   /* [port] stat p<p>_pkts */
+	uint64_t **port_queue;  /* [port] stat p<p>_queue_ps */
+	uint64_t **port_maxw;   /* [port] stat p<p>_max_waiting */
 };
 
 static const cfg_key sw_keys[] = {
@@ -95,6 +100,28 @@ static void alloc_state(sw *s)
 	s->queued = xcalloc(s->nports, sizeof(*s->queued));
 	for (uint32_t q = 0; q < s->nq; q++)
 		evring_init(&s->in[q], s->buf, s->slots + (size_t)q * s->buf);
+	s->port_pkts = xmalloc(s->nports * sizeof(*s->port_pkts));
+	s->port_queue = xmalloc(s->nports * sizeof(*s->port_queue));
+	s->port_maxw = xmalloc(s->nports * sizeof(*s->port_maxw));
+}
+
+static void register_stats(sim_comp *c, sw *s)
+{
+	char name[32];
+
+	s->pkts = sim_stat_counter(c, "pkts");
+	s->queue_ps = sim_stat_counter(c, "queue_ps");
+	s->max_occ = sim_stat_counter(c, "max_occupancy");
+	s->held_end = sim_stat_counter(c, "held_at_end");
+	s->credits_end = sim_stat_counter(c, "credits_held");
+	for (uint32_t p = 0; p < s->nports; p++) {
+		snprintf(name, sizeof(name), "p%u_pkts", p);
+		s->port_pkts[p] = sim_stat_counter(c, name);
+		snprintf(name, sizeof(name), "p%u_queue_ps", p);
+		s->port_queue[p] = sim_stat_counter(c, name);
+		snprintf(name, sizeof(name), "p%u_max_waiting", p);
+		s->port_maxw[p] = sim_stat_counter(c, name);
+	}
 }
 
 static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
@@ -112,11 +139,7 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	s->latency = cfg_time(cf, "switch.latency");
 	s->adaptive = cfg_enum(cf, "switch.routing") == 1;
 	alloc_state(s);
-	s->pkts = sim_stat_counter(c, "pkts");
-	s->queue_ps = sim_stat_counter(c, "queue_ps");
-	s->max_occ = sim_stat_counter(c, "max_occupancy");
-	s->held_end = sim_stat_counter(c, "held_at_end");
-	s->credits_end = sim_stat_counter(c, "credits_held");
+	register_stats(c, s);
 	cxl_grant_all_ports(c, (uint16_t)s->buf);
 	return 0;
 }
@@ -167,7 +190,9 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	s->load[o]--;
 	s->held--;
 	(*s->pkts)++;
+	(*s->port_pkts[o])++;
 	*s->queue_ps += sim_now(c) - ev->time;
+	*s->port_queue[o] += sim_now(c) - ev->time;
 	cxl_grant(c, (uint16_t)(q / CXL_NVC), vc, 1);
 	sim_send_port(c, ev, (uint16_t)o, 0);
 	if (s->in[q].n)
@@ -215,7 +240,8 @@ static void on_ready(sim_comp *c, sw *s, cxl_event *ev)
 	s->out[(size_t)q * s->buf + (in->head + in->n) % in->cap] = (uint16_t)o;
 	sim_event_keep(c, ev);
 	evring_push(in, ev);
-	s->load[o]++;
+	if (++s->load[o] > *s->port_maxw[o])
+		*s->port_maxw[o] = s->load[o];
 	if (in->n == 1)
 		list_append(s, (uint32_t)o, q);
 }
@@ -264,6 +290,9 @@ static void sw_finish(sim_comp *c, void *state)
 	free(s->lhead);
 	free(s->ltail);
 	free(s->llen);
+	free(s->port_pkts);
+	free(s->port_queue);
+	free(s->port_maxw);
 	free(s->todo);
 	free(s->queued);
 }

@@ -119,3 +119,19 @@ test_latency_by_hop_count() {
 	done
 	echo "tree latency by hops:$keys"
 }
+
+test_rack_4096_identical_on_1_and_3_ranks() {
+	cxl 1 -q "$CONFIGS/rack-4096.cfg" --end 1us -o r1 || return 1
+	cxl 3 -q "$CONFIGS/rack-4096.cfg" --end 1us -o r3 --partition metis || return 1
+	results r1/stats.json > r1.res
+	[ "$(json_num r1/stats.json requests)" -gt 0 ] || fail "no request answered in 1 us" || return 1
+	results r3/stats.json | cmp -s r1.res - || fail "rack-4096: 3 ranks differ from 1"
+}
+
+test_switch_port_statistics_add_up() {
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" -o sl --set workload.requests=300 || return 1
+	awk -F, '$2 == "switch" && $4 == "pkts" { t[$1] = $5 }
+		$2 == "switch" && $4 ~ /^p[0-9]+_pkts$/ { s[$1] += $5 }
+		END { for (k in t) if (t[k] != s[k]) { print k, t[k], s[k]; exit 1 } }' sl/components.csv ||
+		fail "per-port packets do not add up to the switch's"
+}
