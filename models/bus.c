@@ -40,6 +40,13 @@
  * an idle transmitter.  Idle latency of one packet from node to node:
  *     link(A) + ser_time + bus.latency + link(B).
  *
+ * Cut-through (switch.forwarding = cut_through, fabric runs only): a packet
+ * headed for a switch leaves once its header is over, [turnaround +]
+ * ser_time(header) + bus.latency after it started; the transmitter stays
+ * busy for the whole packet and the input credit returns at its end, as
+ * in store-and-forward.  The switch can thus forward while the tail is
+ * still on the wire (exact when the next link is no faster).
+ *
  * Serialisation (bus.h): ser_time(bytes) = ceil(bytes * 8 * 10^6 * den /
  * (MT/s * lanes * num)) ps, MT/s = 2500/5000/8000/16000/32000/64000 for
  * gen 1..6, num/den the encoding efficiency (8b/10b, 128b/130b, or flit
@@ -78,15 +85,19 @@
 #include "core/xmalloc.h"
 #include "models/cxl_proto.h"
 #include "models/evring.h"
+#include "models/fabric.h"
 
 enum { BUS_EV_TX_DONE = CXL_EV_MODEL }; /* self timer: dst_port = transmitter */
 enum { BUS_DUPLEX_FULL, BUS_DUPLEX_HALF }; /* bus.duplex choices */
 
 typedef struct bus_tx bus_tx;
 struct bus_tx {
-	cxl_event *cur; /* packet being serialised (kept), NULL when idle */
+	cxl_event *cur; /* packet being serialised (kept), NULL when idle or cut through */
+	int busy;       /* 1 while a packet is being serialised */
 	sim_time span;  /* its busy time: serialisation + turnaround, ps */
 	uint8_t dir;    /* its direction (the port it came in on) */
+	uint8_t vc;     /* its VC */
+	uint16_t size;  /* its payload, B */
 };
 
 typedef struct bus bus;
@@ -104,6 +115,7 @@ struct bus {
 	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
 	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
 	int last_dir;             /* direction of the last packet started, -1 none */
+	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
 	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
 	uint64_t *pkts[2];        /* stat pkts_d<d> */
 	uint64_t *wire[2];        /* stat wire_bytes_d<d>, B */
@@ -240,17 +252,28 @@ static void tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 	bus_tx *tx = &b->tx[t];
 	int d, v;
 
-	if (tx->cur || !pick(b, t, &d, &v))
+	if (tx->busy || !pick(b, t, &d, &v))
 		return;
 	cxl_event *ev = evring_pop(&b->q[d][v]);
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
-	tx->span = bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
+	sim_time ser = bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
+	tx->span = ser;
 	if (b->half && b->last_dir >= 0 && b->last_dir != d)
 		tx->span += b->turnaround;
 	b->last_dir = d;
-	tx->cur = ev;
+	tx->busy = 1;
 	tx->dir = (uint8_t)d;
+	tx->vc = (uint8_t)v;
+	tx->size = ev->pkt.size;
+	tx->cur = ev;
+	if (b->cut[1 - d]) {
+		/* cut-through: the far switch takes the packet once its header is over */
+		sim_time head = bus_ser_time(b->gen, b->lanes, b->enc, b->header);
+		ev->pkt.hops++;
+		sim_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency);
+		tx->cur = NULL;
+	}
 	if (!timer)
 		timer = sim_event_new(c);
 	timer->kind = BUS_EV_TX_DONE;
@@ -274,18 +297,19 @@ static void tx_done(sim_comp *c, bus *b, int t, cxl_event *timer)
 	bus_tx *tx = &b->tx[t];
 	cxl_event *ev = tx->cur;
 
-	CXL_ASSERT(ev != NULL);
+	CXL_ASSERT(tx->busy);
 	int d = tx->dir;
-	uint8_t vc = ev->pkt.mclass;
-	uint16_t size = ev->pkt.size;
+	tx->busy = 0;
 	tx->cur = NULL;
 	(*b->pkts[d])++;
-	*b->wire[d] += b->header + size;
-	*b->payload[d] += size;
+	*b->wire[d] += b->header + tx->size;
+	*b->payload[d] += tx->size;
 	*b->busy[d] += tx->span;
-	ev->pkt.hops++;
-	sim_send_port(c, ev, (uint16_t)(1 - d), b->latency);
-	cxl_grant(c, (uint16_t)d, vc, 1);
+	if (ev) { /* store-and-forward: the whole packet is over */
+		ev->pkt.hops++;
+		sim_send_port(c, ev, (uint16_t)(1 - d), b->latency);
+	}
+	cxl_grant(c, (uint16_t)d, tx->vc, 1);
 	tx_start(c, b, t, timer);
 }
 
@@ -373,6 +397,23 @@ static void register_stats(sim_comp *c, bus *b)
 }
 
 /*
+ * find_cut_through - in a fabric (sim_system set) with switch.forwarding =
+ * cut_through, mark the ports whose peer is a switch: packets towards them
+ * leave once their header has crossed.  Outside a fabric (unit tests): none.
+ */
+static void find_cut_through(const sim_comp *c, bus *b, const cfg *cf)
+{
+	const fabric *f = sim_system(c);
+
+	if (!f || cfg_enum(cf, "switch.forwarding") != 1)
+		return;
+	for (int p = 0; p < 2; p++) {
+		uint32_t n = fab_node_of(f, c->ports[p].peer);
+		b->cut[p] = n != UINT32_MAX && f->node[n].kind == FAB_SWITCH;
+	}
+}
+
+/*
  * bus_init - read the parameters, check the two ports, allocate the FIFOs,
  * register statistics and grant bus.buffer credits per VC on both ports.
  * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked ports.
@@ -394,6 +435,7 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 			evring_init(&b->q[d][v], b->buffer,
 				    b->slots + ((size_t)d * CXL_NVC + (size_t)v) * b->buffer);
 	b->last_dir = -1;
+	find_cut_through(c, b, cf);
 	register_stats(c, b);
 	cxl_grant_all_ports(c, (uint16_t)b->buffer);
 	return 0;

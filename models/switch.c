@@ -17,7 +17,8 @@
  * here too, so no input starves and an output costs O(waiting FIFOs).  Heads block their FIFO (head-of-
  * line blocking, as in real input-queued switches).  Forwarding takes no
  * time here: the bus behind the output serialises (store-and-forward at
- * the bus).  Cut-through is not modelled yet.
+ * the bus).  switch.forwarding = cut_through lets the bus in front of a
+ * switch deliver a packet once its header is over (see bus.c).
  *
  * Flow control (cxl_proto.h): `switch.buffer` credits per port and VC; the
  * credit of (i, v) goes back when its packet leaves.  Memory per switch:
@@ -77,6 +78,9 @@ static const cfg_key sw_keys[] = {
 	  "choice among minimal ports: fixed per flow, or the least-loaded output" },
 	{ "switch.buffer", CFG_INT, "32", "1", "4096", NULL,
 	  "input buffer per port and VC, packets (credits granted upstream)" },
+	{ "switch.forwarding", CFG_ENUM, "store_and_forward", NULL, NULL,
+	  "store_and_forward|cut_through",
+	  "cut_through: a packet is taken in once its header has crossed the bus (bus.c)" },
 };
 
 const cfg_schema cxl_switch_schema = {
