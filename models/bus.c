@@ -40,6 +40,10 @@
  * an idle transmitter.  Idle latency of one packet from node to node:
  *     link(A) + ser_time + bus.latency + link(B).
  *
+ * Iso-bisection (topology.iso_bisection, fabric runs only): a bus joining
+ * two switches serialises trunk_slowdown times slower (the fabric's
+ * bisection in links), so every topology has one link's bisection bandwidth.
+ *
  * Cut-through (switch.forwarding = cut_through, fabric runs only): a packet
  * headed for a switch leaves once its header is over, [turnaround +]
  * ser_time(header) + bus.latency after it started; the transmitter stays
@@ -116,6 +120,7 @@ struct bus {
 	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
 	int last_dir;             /* direction of the last packet started, -1 none */
 	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
+	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
 	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
 	uint64_t *pkts[2];        /* stat pkts_d<d> */
 	uint64_t *wire[2];        /* stat wire_bytes_d<d>, B */
@@ -257,7 +262,7 @@ static void tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 	cxl_event *ev = evring_pop(&b->q[d][v]);
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
-	sim_time ser = bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
+	sim_time ser = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
 	tx->span = ser;
 	if (b->half && b->last_dir >= 0 && b->last_dir != d)
 		tx->span += b->turnaround;
@@ -269,7 +274,7 @@ static void tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 	tx->cur = ev;
 	if (b->cut[1 - d]) {
 		/* cut-through: the far switch takes the packet once its header is over */
-		sim_time head = bus_ser_time(b->gen, b->lanes, b->enc, b->header);
+		sim_time head = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header);
 		ev->pkt.hops++;
 		sim_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency);
 		tx->cur = NULL;
@@ -397,14 +402,18 @@ static void register_stats(sim_comp *c, bus *b)
 }
 
 /*
- * find_cut_through - in a fabric (sim_system set) with switch.forwarding =
- * cut_through, mark the ports whose peer is a switch: packets towards them
- * leave once their header has crossed.  Outside a fabric (unit tests): none.
+ * fabric_params - what the fabric (sim_system, NULL in unit tests) adds:
+ * the iso-bisection slowdown of a switch-to-switch bus, and, with
+ * switch.forwarding = cut_through, the ports whose peer is a switch
+ * (packets towards them leave once their header has crossed).
  */
-static void find_cut_through(const sim_comp *c, bus *b, const cfg *cf)
+static void fabric_params(const sim_comp *c, bus *b, const cfg *cf)
 {
 	const fabric *f = sim_system(c);
 
+	b->slow = 1;
+	if (f && fab_is_trunk(f, f->conn_of_comp[c->id]))
+		b->slow = f->trunk_slowdown;
 	if (!f || cfg_enum(cf, "switch.forwarding") != 1)
 		return;
 	for (int p = 0; p < 2; p++) {
@@ -435,7 +444,7 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 			evring_init(&b->q[d][v], b->buffer,
 				    b->slots + ((size_t)d * CXL_NVC + (size_t)v) * b->buffer);
 	b->last_dir = -1;
-	find_cut_through(c, b, cf);
+	fabric_params(c, b, cf);
 	register_stats(c, b);
 	cxl_grant_all_ports(c, (uint16_t)b->buffer);
 	return 0;

@@ -85,8 +85,11 @@ static int64_t bisection_exact(const csr *g)
 	return best;
 }
 
-/* Connections cut by a balanced 2-way split of the switches; -1 if < 2 switches. */
-static int64_t bisection(const fabric *f)
+/**
+ * fab_bisection - connections cut by a balanced 2-way split of the switches
+ * (edge ports balanced; see the top of this file); -1 if < 2 switches.
+ */
+int64_t fab_bisection(const fabric *f)
 {
 	csr g;
 	idx_t ncon = 1, nparts = 2, cut = 0, opt[METIS_NOPTIONS];
@@ -156,10 +159,13 @@ void fab_describe(const fabric *f, FILE *out)
 	if (r->nsw)
 		fprintf(out, "  diameter: %u switch-to-switch hops (%u switches, %u buses "
 			"from endpoint to endpoint)\n", r->max_hops, r->max_hops + 1, r->max_hops + 2);
-	int64_t b = bisection(f);
+	int64_t b = fab_bisection(f);
 	if (b >= 0)
 		fprintf(out, "  bisection estimate: %" PRId64 " switch-to-switch connections "
 			"(2-way split, edge ports balanced)\n", b);
+	if (f->trunk_slowdown > 1)
+		fprintf(out, "  iso-bisection: switch-to-switch buses serialise %ux slower\n",
+			f->trunk_slowdown);
 	uint64_t pairs = (uint64_t)r->nsw * r->npbr;
 	fprintf(out, "  routing: %u tables, %u port sets, %.1f KiB; %.1f%% of (switch, "
 		"destination) pairs have several minimal ports; checksum %016" PRIx64 "\n",

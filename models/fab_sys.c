@@ -57,6 +57,9 @@ static const cfg_key fab_keys[] = {
 	  "custom: names of the switches" },
 	{ "topology.custom.links", CFG_LIST, "", NULL, NULL, NULL,
 	  "custom: physical connections, each \"A B\" (two listed names; an endpoint has one)" },
+	{ "topology.iso_bisection", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "slow every switch-to-switch bus by the fabric's bisection (in links), so every kind "
+	  "has one link's bisection bandwidth, as a chain (ESF Fig. 12)" },
 	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
 	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port latency)" },
 	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
@@ -84,13 +87,13 @@ static const model_ops *const fab_ops[FAB_NKIND] = {
 
 /* Topology keys each kind reads (besides topology.kind). */
 static const char *const kind_keys[] = {
-	[FAB_CHAIN] = "switches hosts accelerators memories",
-	[FAB_RING] = "switches hosts accelerators memories",
-	[FAB_TREE] = "switches hosts accelerators memories arity",
-	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf",
-	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories",
-	[FAB_FAT_TREE] = "k hosts accelerators memories",
-	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.links",
+	[FAB_CHAIN] = "switches hosts accelerators memories iso_bisection",
+	[FAB_RING] = "switches hosts accelerators memories iso_bisection",
+	[FAB_TREE] = "switches hosts accelerators memories arity iso_bisection",
+	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf iso_bisection",
+	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories iso_bisection",
+	[FAB_FAT_TREE] = "k hosts accelerators memories iso_bisection",
+	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.links iso_bisection",
 };
 
 static int word_in(const char *word, const char *list)
@@ -279,6 +282,10 @@ static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 		return rc;
 	}
 	g->cut_floor = cfg_time(cf, "partition.lookahead_floor");
+	if (cfg_bool(cf, "topology.iso_bisection")) {
+		int64_t b = fab_bisection(f);
+		f->trunk_slowdown = b > 1 ? (uint32_t)b : 1;
+	}
 	*sys = f;
 	return 0;
 }

@@ -17,7 +17,7 @@ const char *const fab_kind_name[FAB_NKIND] = {
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency)
 {
-	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency };
+	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency, .trunk_slowdown = 1 };
 }
 
 void fab_free(fabric *f)
@@ -29,6 +29,7 @@ void fab_free(fabric *f)
 	free(f->adj);
 	free(f->pbr_node);
 	free(f->node_of_comp);
+	free(f->conn_of_comp);
 	free(f->mem_pbr);
 	fab_route_free(&f->route);
 	*f = (fabric){ 0 };
@@ -256,5 +257,10 @@ int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *er
 		f->node_of_comp[i] = UINT32_MAX;
 	for (uint32_t n = 0; n < f->nnode; n++)
 		f->node_of_comp[f->node[n].comp] = n;
+	f->conn_of_comp = xmalloc((g->ncomp + 1) * sizeof(*f->conn_of_comp));
+	for (uint32_t i = 0; i < g->ncomp; i++)
+		f->conn_of_comp[i] = UINT32_MAX;
+	for (uint32_t c = 0; c < f->nconn; c++)
+		f->conn_of_comp[f->conn[c].bus] = c;
 	return 0;
 }

@@ -83,6 +83,8 @@ struct fabric {
 	uint32_t npbr;           /* edge ports = endpoints */
 	uint32_t count[FAB_NKIND]; /* nodes by kind; FAB_BUS = connections */
 	uint32_t *node_of_comp;  /* component id -> node, UINT32_MAX for buses */
+	uint32_t *conn_of_comp;  /* component id -> connection, UINT32_MAX for nodes */
+	uint32_t trunk_slowdown; /* switch-to-switch buses serialise this much slower (>= 1) */
 	uint32_t ncomp;          /* components in the graph */
 	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
 	uint32_t nmem;           /* memory devices */
@@ -142,6 +144,15 @@ static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
 {
 	return comp < f->ncomp ? f->node_of_comp[comp] : UINT32_MAX;
 }
+
+/* fab_is_trunk - does connection @c join two switches? */
+static inline int fab_is_trunk(const fabric *f, uint32_t c)
+{
+	return f->node[f->conn[c].a].kind == FAB_SWITCH && f->node[f->conn[c].b].kind == FAB_SWITCH;
+}
+
+/* fab_bisection - switch-to-switch connections a balanced 2-way cut crosses (-1: < 2 switches). */
+int64_t fab_bisection(const fabric *f);
 
 /* fab_describe - the --check summary: counts, radix, diameter, bisection. */
 void fab_describe(const fabric *f, FILE *out);

@@ -149,3 +149,12 @@ test_cut_through_saves_the_tail_before_each_switch() {
 	awk -v a="$a" -v b="$b" -v s="$save" 'BEGIN { exit !(int((a - b) * 1000 + 0.5) == s) }' ||
 		fail "cut-through latency $b ns vs store-and-forward $a ns, expected $save ps less"
 }
+
+test_iso_bisection_slows_switch_to_switch_buses() {
+	cxl 1 -q "$CONFIGS/ring.cfg" -o iso --set workload.requests=200 --set topology.iso_bisection=true || return 1
+	# busy ps per wire byte: a trunk (sw0-sw1) twice an edge bus (sw0-host0)
+	awk -F, '$1 == "sw0-sw1" && $4 ~ /^(busy_ps|wire_bytes)_d[01]$/ { t[substr($4, 1, 4)] += $5 }
+		$1 == "sw0-host0" && $4 ~ /^(busy_ps|wire_bytes)_d[01]$/ { e[substr($4, 1, 4)] += $5 }
+		END { r = (t["busy"] / t["wire"]) / (e["busy"] / e["wire"]); print "trunk/edge", r
+		      exit !(r > 1.99 && r < 2.01) }' iso/components.csv || fail "trunk not 2x slower per byte"
+}
