@@ -95,9 +95,9 @@ bin/cxlfab: $(CXLFAB)
 	$(Q)cp $< $@
 
 _run: _build
-	$(Q)rm -rf out/phold && mpirun -np 2 $(CXLFAB) configs/phold.cfg -o out/phold
-	$(Q)echo "--- summary (out/phold/stats.json) ---"
-	$(Q)sed -n '/"summary"/,/^  }/p' out/phold/stats.json
+	$(Q)rm -rf out/spine_leaf && mpirun -np 2 $(CXLFAB) configs/spine_leaf.cfg --partition metis -o out/spine_leaf
+	$(Q)echo "--- summary (out/spine_leaf/stats.json) ---"
+	$(Q)sed -n '/"summary"/,/^  }/p' out/spine_leaf/stats.json
 
 _test: $(CXLFAB) $(UNIT)
 	$(Q)echo "=== unit tests ($(VARIANT)) ==="
