@@ -30,7 +30,8 @@
  * lat_write_ps histograms, lat_hops_NN histograms (latency of requests
  * whose round trip crossed NN buses), hops_sum (buses crossed), t_first_ps
  * / t_last_ps (first measured issue, last measured response) - all after
- * the first `workload.warmup` requests; issued, completed,
+ * the first `workload.warmup` requests and those issued before
+ * `simulation.warmup` (both apply); issued, completed,
  * outstanding_at_end and credits_held (finish) for conservation checks.
  */
 #include "models/req.h"
@@ -66,6 +67,8 @@ struct req {
 	cxl_credits cr;           /* credits towards the bus */
 	uint64_t requests;        /* to issue in total */
 	uint64_t warmup;          /* first requests not measured */
+	sim_time warmup_time;     /* requests issued before this are not measured, ps */
+	int measuring;            /* 1 once a measured request was issued */
 	uint64_t issued;          /* issued so far */
 	uint32_t queue;           /* outstanding limit */
 	uint32_t outstanding;     /* issued, not answered */
@@ -106,6 +109,8 @@ static const cfg_key workload_keys[] = {
 	  "requests each requester issues" },
 	{ "workload.warmup", CFG_INT, "0", "0", NULL, NULL,
 	  "first requests of each requester left out of the statistics" },
+	{ "simulation.warmup", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "requests issued before this time are left out of the statistics (with workload.warmup)" },
 	{ "workload.queue", CFG_INT, "16", "1", "65535", NULL,
 	  "outstanding requests per requester (request queue capacity)" },
 	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
@@ -191,6 +196,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	find_targets(c, r);
 	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
 	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");
+	r->warmup_time = cfg_time(cf, "simulation.warmup");
 	r->queue = (uint32_t)cfg_int(cf, "workload.queue");
 	r->pattern = cfg_enum(cf, "workload.pattern");
 	r->read_ratio = cfg_float(cf, "workload.read_ratio");
@@ -238,8 +244,10 @@ static void issue_one(sim_comp *c, req *r)
 		.pbr_dst = r->targets[mem], .mclass = vc,
 		.opcode = r->next_read ? CXL_OP_MEMRD : CXL_OP_MEMWR,
 	};
-	if (r->issued == r->warmup)
+	if (!r->measuring && r->issued >= r->warmup && sim_now(c) >= r->warmup_time) {
+		r->measuring = 1;
 		*r->t_first = sim_now(c);
+	}
 	r->cr.n[vc]--;
 	r->issued++;
 	r->outstanding++;
@@ -279,7 +287,7 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	cxl_grant(c, 0, p->mclass, 1);
 	r->outstanding--;
 	(*r->completed)++;
-	if (p->tag < r->warmup)
+	if (p->tag < r->warmup || p->issue < r->warmup_time)
 		return;
 	sim_time lat = sim_now(c) - p->issue;
 	uint32_t k = p->hops / 2 < REQ_HOP_NAMES ? p->hops / 2 : REQ_HOP_NAMES;

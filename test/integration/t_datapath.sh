@@ -158,3 +158,14 @@ test_iso_bisection_slows_switch_to_switch_buses() {
 		END { r = (t["busy"] / t["wire"]) / (e["busy"] / e["wire"]); print "trunk/edge", r
 		      exit !(r > 1.99 && r < 2.01) }' iso/components.csv || fail "trunk not 2x slower per byte"
 }
+
+test_time_warmup_excludes_early_requests() {
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" -o w --set workload.requests=1000 --set simulation.warmup=10us || return 1
+	local n first
+	n=$(json_num w/stats.json requests)
+	first=$(awk -F, '$1 == "host0" && $4 == "t_first_ps" { print $5 }' w/components.csv)
+	echo "measured $n of 1000, first measured issue at $first ps"
+	[ "$(json_num w/stats.json issued)" = 1000 ] || fail "issued" || return 1
+	[ "$n" -gt 0 ] && [ "$n" -lt 1000 ] || fail "$n measured" || return 1
+	[ "$first" -ge 10000000 ] || fail "first measured issue at $first ps, before the warm-up"
+}
