@@ -12,7 +12,7 @@
  * the run of paths starting "a.b." is not empty (group_start()), which
  * answers unknown-group errors and cfg_has_group() alike.  Values are
  * parsed and checked by cfg_value.c, whose "PATH: what (expected)" texts
- * get their location here (fail_at()); unknown names go to cfg_suggest.c.
+ * get their location here (cfg__fail_at()); unknown names go to cfg_suggest.c.
  *
  * Schema mistakes (a path defined twice, a path that is both a key and a
  * group, a name libconfig cannot write back, a bad default or bound) are
@@ -51,8 +51,7 @@ static char *vstrfmt(const char *fmt, va_list ap)
 	return s;
 }
 
-static char *strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *strfmt(const char *fmt, ...)
+char *cfg__strfmt(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,10 +61,8 @@ static char *strfmt(const char *fmt, ...)
 	return s;
 }
 
-/* fail_at - set @err to "WHERE: <fmt>" with code CXL_EINVAL. */
-static int fail_at(cxl_err *err, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail_at(cxl_err *err, const char *where, const char *fmt, ...)
+/* cfg__fail_at - set @err to "WHERE: <fmt>" with code CXL_EINVAL. */
+int cfg__fail_at(cxl_err *err, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -96,7 +93,7 @@ static int slot_find_cmp(const void *path, const void *elem)
 	return strcmp(path, ((const cfg_slot *)elem)->key->path);
 }
 
-static cfg_slot *find(const cfg *c, const char *path)
+cfg_slot *cfg__find(const cfg *c, const char *path)
 {
 	return bsearch(path, c->slots, c->nslots, sizeof(cfg_slot), slot_find_cmp);
 }
@@ -120,7 +117,7 @@ static size_t group_start(const cfg *c, const char *g, size_t glen)
 	return lo;
 }
 
-static int group_known(const cfg *c, const char *g, size_t glen)
+int cfg__group_known(const cfg *c, const char *g, size_t glen)
 {
 	size_t i = group_start(c, g, glen);
 
@@ -153,7 +150,7 @@ static void check_key(const cfg *c, size_t i)
 		CXL_PANIC("cfg: schema key \"%s\" is not a valid dotted path", k->path);
 	if (i > 0 && !strcmp(k->path, c->slots[i - 1].key->path))
 		CXL_PANIC("cfg: schema key \"%s\" is defined twice", k->path);
-	if (group_known(c, k->path, strlen(k->path)))
+	if (cfg__group_known(c, k->path, strlen(k->path)))
 		CXL_PANIC("cfg: schema path \"%s\" is both a key and a group", k->path);
 }
 
@@ -203,14 +200,14 @@ static void remember_group(cfg *c, const char *path)
 
 static char *join(const char *prefix, const char *name)
 {
-	return prefix ? strfmt("%s.%s", prefix, name) : xstrdup(name);
+	return prefix ? cfg__strfmt("%s.%s", prefix, name) : xstrdup(name);
 }
 
 static char *setting_where(const cfg *c, const config_setting_t *s)
 {
 	const char *f = config_setting_source_file(s);
 
-	return strfmt("%s:%u", f ? f : c->file,
+	return cfg__strfmt("%s:%u", f ? f : c->file,
 		      (unsigned)config_setting_source_line(s));
 }
 
@@ -220,38 +217,62 @@ static int walk_group(cfg *c, const config_setting_t *g, const char *prefix,
 static int file_group(cfg *c, const config_setting_t *s, const char *path,
 		      const char *where, cxl_err *err)
 {
-	const cfg_slot *sl = find(c, path);
+	const cfg_slot *sl = cfg__find(c, path);
 	char buf[256];
 
 	if (sl)
-		return fail_at(err, where, "%s: wrong type: got a group (expected %s)",
+		return cfg__fail_at(err, where, "%s: wrong type: got a group (expected %s)",
 			       path, cfg__expected(sl->key, buf, sizeof(buf)));
-	if (!group_known(c, path, strlen(path)))
+	if (!cfg__group_known(c, path, strlen(path)))
 		return cfg__unknown(c, where, path, 1, err);
 	remember_group(c, path);
 	return walk_group(c, s, path, err);
 }
 
-static int file_leaf(cfg *c, const config_setting_t *s, const char *path,
-		     const char *where, cxl_err *err)
+/**
+ * cfg__leaf - check the file setting @s as the value of key @path.
+ * @c:     configuration being loaded
+ * @s:     the (non-group) setting
+ * @path:  its full dotted path
+ * @where: "FILE:LINE" of @s, for errors
+ * @slot:  OUT the key's slot
+ * @v:     OUT the parsed value (the caller owns it)
+ * @err:   OUT error record
+ *
+ * Return: 0, or CXL_EINVAL for an unknown key, a group path, a list for a
+ * scalar key, or a bad value.
+ */
+int cfg__leaf(cfg *c, const config_setting_t *s, const char *path, const char *where,
+	      cfg_slot **slot, cfg_value *v, cxl_err *err)
 {
-	cfg_slot *sl = find(c, path);
-	cfg_value v = { 0 };
+	cfg_slot *sl = cfg__find(c, path);
 	cxl_err e = { 0 };
 	char buf[256];
 
-	if (!sl && group_known(c, path, strlen(path)))
-		return fail_at(err, where, "%s: wrong type: got %s (expected a group)",
+	if (!sl && cfg__group_known(c, path, strlen(path)))
+		return cfg__fail_at(err, where, "%s: wrong type: got %s (expected a group)",
 			       path, cfg__setting_type_text(config_setting_type(s)));
 	if (!sl)
 		return cfg__unknown(c, where, path, 0, err);
 	if (config_setting_is_aggregate(s) && sl->key->type != CFG_LIST)
-		return fail_at(err, where, "%s: lists are not supported for this key (expected %s)",
+		return cfg__fail_at(err, where, "%s: lists are not supported for this key (expected %s)",
 			       path, cfg__expected(sl->key, buf, sizeof(buf)));
-	if (cfg__value_from_setting(sl->key, s, &v, &e))
-		return fail_at(err, where, "%s", e.msg);
-	slot_store(sl, &v, CFG_ORIGIN_FILE, where);
+	if (cfg__value_from_setting(sl->key, s, v, &e))
+		return cfg__fail_at(err, where, "%s", e.msg);
+	*slot = sl;
 	return 0;
+}
+
+static int file_leaf(cfg *c, const config_setting_t *s, const char *path,
+		     const char *where, cxl_err *err)
+{
+	cfg_slot *sl = NULL;
+	cfg_value v = { 0 };
+	int rc = cfg__leaf(c, s, path, where, &sl, &v, err);
+
+	if (!rc)
+		slot_store(sl, &v, CFG_ORIGIN_FILE, where);
+	return rc;
 }
 
 static int walk_group(cfg *c, const config_setting_t *g, const char *prefix,
@@ -264,8 +285,12 @@ static int walk_group(cfg *c, const config_setting_t *g, const char *prefix,
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		char *path = join(prefix, config_setting_name(s));
 		char *where = setting_where(c, s);
-		rc = config_setting_is_group(s) ? file_group(c, s, path, where, err)
-						: file_leaf(c, s, path, where, err);
+		if (prefix && !strchr(prefix, '.') && !strcmp(config_setting_name(s), "overrides"))
+			rc = cfg__override_file(c, s, prefix, where, err);
+		else if (config_setting_is_group(s))
+			rc = file_group(c, s, path, where, err);
+		else
+			rc = file_leaf(c, s, path, where, err);
 		free(where);
 		free(path);
 	}
@@ -306,14 +331,14 @@ static int load_file(cfg *c, cxl_err *err)
 static int set_value(cfg *c, const char *path, const char *text,
 		     const char *where, cxl_err *err)
 {
-	cfg_slot *sl = find(c, path);
+	cfg_slot *sl = cfg__find(c, path);
 	cfg_value v = { 0 };
 	cxl_err e = { 0 };
 
 	if (!sl)
 		return cfg__unknown(c, where, path, 0, err);
 	if (cfg__value_parse(sl->key, text, &v, &e))
-		return fail_at(err, where, "%s", e.msg);
+		return cfg__fail_at(err, where, "%s", e.msg);
 	slot_store(sl, &v, CFG_ORIGIN_SET, where);
 	return 0;
 }
@@ -321,13 +346,15 @@ static int set_value(cfg *c, const char *path, const char *text,
 static int apply_set(cfg *c, const char *set, cxl_err *err)
 {
 	const char *eq = strchr(set, '=');
-	char *where = strfmt("--set %s", set);
+	char *where = cfg__strfmt("--set %s", set);
 	int rc;
 
 	if (!eq) {
-		rc = fail_at(err, where, "missing '=' (expected PATH=VALUE)");
+		rc = cfg__fail_at(err, where, "missing '=' (expected PATH=VALUE)");
+	} else if (memchr(set, '[', (size_t)(eq - set))) {
+		rc = cfg__override_set(c, set, eq, where, err);
 	} else {
-		char *path = strfmt("%.*s", (int)(eq - set), set);
+		char *path = cfg__strfmt("%.*s", (int)(eq - set), set);
 		rc = set_value(c, path, eq + 1, where, err);
 		free(path);
 	}
@@ -390,6 +417,9 @@ void cfg_free(cfg *c)
 {
 	if (!c)
 		return;
+	if (c->base)
+		CXL_PANIC("cfg_free: a component's view belongs to its configuration");
+	cfg__override_free(c);
 	for (size_t i = 0; i < c->nslots; i++) {
 		cfg__value_free(&c->slots[i].val);
 		free(c->slots[i].where);
@@ -407,7 +437,7 @@ void cfg_free(cfg *c)
 /* The slot of @path, asked for by public function @fn; panics if unknown. */
 static const cfg_slot *known(const cfg *c, const char *path, const char *fn)
 {
-	const cfg_slot *s = find(c, path);
+	const cfg_slot *s = cfg__find(c, path);
 
 	if (!s)
 		CXL_PANIC("cfg: %s(\"%s\"): no such key in any schema", fn, path);

@@ -129,6 +129,19 @@ const char *cfg_file(const cfg *c);
 int cfg_error_at(const cfg *c, const char *path, cxl_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * Per-component overrides (contract in cfg_override.c): in the file,
+ * `G = { ...; overrides = ( { match = "GLOB"; KEY = VALUE; ... } ); };` for
+ * a top-level group G; on the command line `--set G[GLOB].KEY=VALUE`.
+ * Models never see entries: each component gets cfg_for() its view.
+ */
+size_t cfg_overrides(const cfg *c);
+int cfg_override_applies(const cfg *c, size_t i, const char *name, const char *groups);
+int cfg_override_error(const cfg *c, size_t i, cxl_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const char *cfg_override_label(const cfg *c, size_t i, char *buf, size_t n);
+const cfg *cfg_for(const cfg *c, const char *name, const char *groups);
+
 /* cfg_dump - the effective configuration (every key) in libconfig syntax. */
 void cfg_dump(const cfg *c, FILE *f);
 

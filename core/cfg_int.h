@@ -10,6 +10,9 @@
  *                  to a typed, range-checked cfg_value, and back to text
  *   cfg_suggest.c  "unknown key/group" errors with the closest known name
  *   cfg_out.c      cfg_dump() and cfg_help()
+ *   cfg_override.c per-component overrides (`G.overrides` in the file,
+ *                  `--set G[GLOB].KEY=VALUE`) and the views cfg_for()
+ *                  builds from them
  *
  * A loaded cfg is one table of slots, one per schema key, sorted by dotted
  * path.  The keys under a group "a.b" are the contiguous run of paths that
@@ -53,7 +56,39 @@ struct cfg_slot {
 	char *where;             /* "FILE:LINE" or "--set P=V", owned; NULL for defaults */
 };
 
+/* One key set by an override entry. */
+typedef struct cfg_ovr_key cfg_ovr_key;
+struct cfg_ovr_key {
+	size_t slot;     /* index of the key's slot in the base table */
+	cfg_value val;   /* the value, owned */
+	char *where;     /* "FILE:LINE" or "--set ...", owned */
+};
+
+/* One entry of `G.overrides`, or one `--set G[GLOB].KEY=VALUE`. */
+typedef struct cfg_override cfg_override;
+struct cfg_override {
+	char *group;        /* top-level group G, owned */
+	char *match;        /* fnmatch(3) pattern on component names, owned */
+	char *where;        /* where the entry starts, owned */
+	enum cfg_origin origin;  /* CFG_ORIGIN_FILE or CFG_ORIGIN_SET */
+	cfg_ovr_key *keys;  /* the keys it sets, in file order */
+	size_t nkeys;       /* used entries of keys */
+};
+
+/*
+ * A loaded configuration, or a view of one (base != NULL): a view is what
+ * one component sees, the base's slots with the matching overrides
+ * applied.  A view owns only its slot array and sel; every string it hands
+ * out belongs to the base, and the base frees its views.
+ */
 struct cfg {
+	const cfg *base;    /* NULL, or the configuration this is a view of */
+	uint32_t *sel;      /* view: indices of the overrides applied, in order */
+	size_t nsel;        /* view: entries of sel */
+	cfg_override *ovr;  /* base: override entries, file ones then --set */
+	size_t novr;        /* base: entries of ovr */
+	cfg **views;        /* base: views made so far by cfg_for() (memo) */
+	size_t nviews;      /* base: entries of views */
 	char *file;         /* config path as given, owned; NULL if none */
 	cfg_slot *slots;    /* one per schema key, sorted by path */
 	size_t nslots;      /* number of slots */
@@ -68,6 +103,14 @@ static inline int cfg__is_under(const char *path, const char *g, size_t glen)
 	return !strncmp(path, g, glen) && path[glen] == '.';
 }
 
+/* cfg__parent_len - length of the parent of the group @open[0..@olen) (0 at the top). */
+static inline size_t cfg__parent_len(const char *open, size_t olen)
+{
+	while (olen > 0 && open[olen - 1] != '.')
+		olen--;
+	return olen > 0 ? olen - 1 : 0;
+}
+
 /* cfg_value.c: values of one key (contracts at the definitions). */
 const char *cfg__type_name(enum cfg_type type);
 const char *cfg__expected(const cfg_key *k, char *buf, size_t n);
@@ -79,6 +122,23 @@ int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s,
 			    cfg_value *v, cxl_err *e);
 void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v);
 void cfg__value_free(cfg_value *v);
+
+/* cfg.c: shared by the module's files (contracts at the definitions). */
+char *cfg__strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cfg__fail_at(cxl_err *err, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+cfg_slot *cfg__find(const cfg *c, const char *path);
+int cfg__group_known(const cfg *c, const char *g, size_t glen);
+int cfg__leaf(cfg *c, const config_setting_t *s, const char *path, const char *where,
+	      cfg_slot **slot, cfg_value *v, cxl_err *err);
+
+/* cfg_override.c: per-component overrides. */
+int cfg__override_file(cfg *c, const config_setting_t *list, const char *group,
+		       const char *where, cxl_err *err);
+int cfg__override_set(cfg *c, const char *set, const char *eq, const char *where,
+		      cxl_err *err);
+void cfg__override_dump(const cfg *c, FILE *f, const char *group, size_t glen);
+void cfg__override_free(cfg *c);
 
 /* cfg_suggest.c: unknown names. */
 int cfg__unknown(const cfg *c, const char *where, const char *name,

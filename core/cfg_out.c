@@ -11,21 +11,18 @@
  */
 #include "core/cfg_int.h"
 
-/* Length of the parent group of the group open[0..olen). */
-static size_t parent_len(const char *open, size_t olen)
-{
-	while (olen > 0 && open[olen - 1] != '.')
-		olen--;
-	return olen > 0 ? olen - 1 : 0;
-}
-
 /**
  * cfg_dump - write the effective configuration in libconfig syntax.
  * @c: loaded configuration
  * @f: output stream
  *
- * Every key is written, in path order, nested in its groups; loading the
- * output with the same schemas gives the same values.
+ * Every key is written, in path order, nested in its groups, with each
+ * top-level group's per-component `overrides` at its end.  Keys that hold
+ * their default are written commented out ("# key = value;  (default)"):
+ * the value is on record, and reloading the dump sets exactly the keys
+ * the original set, so checks that depend on what was given (a key that
+ * does not apply to the topology kind) see the same.  Loading the output
+ * with the same schemas gives the same values and overrides.
  */
 void cfg_dump(const cfg *c, FILE *f)
 {
@@ -37,8 +34,10 @@ void cfg_dump(const cfg *c, FILE *f)
 		const cfg_slot *s = &c->slots[i];
 		const char *p = s->key->path;
 		while (depth > 0 && !cfg__is_under(p, open, olen)) {
+			if (depth == 1)
+				cfg__override_dump(c, f, open, olen);
 			fprintf(f, "%*s};\n", 2 * --depth, "");
-			olen = parent_len(open, olen);
+			olen = cfg__parent_len(open, olen);
 		}
 		open = p;
 		const char *name = p + (olen ? olen + 1 : 0);
@@ -46,12 +45,17 @@ void cfg_dump(const cfg *c, FILE *f)
 			fprintf(f, "%*s%.*s = {\n", 2 * depth++, "", (int)(dot - name), name);
 			olen = (size_t)(dot - p);
 		}
-		fprintf(f, "%*s%s = ", 2 * depth, "", name);
+		int def = s->origin == CFG_ORIGIN_DEFAULT;
+		fprintf(f, "%*s%s%s = ", 2 * depth, "", def ? "# " : "", name);
 		cfg__value_write(f, s->key, &s->val);
-		fputs(";\n", f);
+		fputs(def ? ";  (default)\n" : ";\n", f);
 	}
-	while (depth > 0)
+	while (depth > 0) {
+		if (depth == 1)
+			cfg__override_dump(c, f, open, olen);
 		fprintf(f, "%*s};\n", 2 * --depth, "");
+		olen = cfg__parent_len(open, olen);
+	}
 }
 
 enum { COL_PATH, COL_TYPE, COL_DEF, COL_RANGE, COL_CHOICES, NCOLS };

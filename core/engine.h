@@ -80,4 +80,12 @@ int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 
 void sim_engine_destroy(sim_engine *e);
 
+/*
+ * sim_check_overrides - every per-component override entry of @cf must
+ * apply to at least one component of @g (its group read by the component's
+ * model, its glob matching the name).  Return: 0, or CXL_EINVAL naming the
+ * entry's FILE:LINE and the groups per-component overrides exist for.
+ */
+int sim_check_overrides(const sim_graph *g, const cfg *cf, cxl_err *err);
+
 #endif

@@ -107,6 +107,8 @@ static int load(app *a, cxl_err *err)
 		graph_init(&a->g);
 		rc = a->sys->build(a->cf, &a->g, &a->sys_data, err);
 	}
+	if (!rc)
+		rc = sim_check_overrides(&a->g, a->cf, err);
 	return rc;
 }
 
@@ -147,6 +149,15 @@ static void print_check(const app *a)
 		       stime_format(a->g.global_lookahead, la));
 	printf("  end %s, seed %lld\n", stime_format(cfg_time(a->cf, "simulation.end"), end),
 	       (long long)cfg_int(a->cf, "simulation.seed"));
+	for (size_t i = 0; i < cfg_overrides(a->cf); i++) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < a->g.ncomp; k++)
+			n += (uint32_t)cfg_override_applies(a->cf, i, a->g.comp[k].name,
+							    a->g.comp[k].ops->cfg_groups);
+		char lab[256];
+		printf("  override %s: %u component%s\n", cfg_override_label(a->cf, i, lab, sizeof(lab)),
+		       n, n == 1 ? "" : "s");
+	}
 	if (a->sys->describe)
 		a->sys->describe(a->sys_data, stdout);
 }

@@ -169,7 +169,8 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 	e->now = 0;
 	for (uint32_t k = 0; k < e->nlocal && !rc; k++) {
 		sim_comp *c = &e->comps[k];
-		rc = c->ops->init(c, c->state, e->cf, &local);
+		rc = c->ops->init(c, c->state, cfg_for(e->cf, c->name, c->ops->cfg_groups),
+				  &local);
 	}
 	if (e->nranks > 1) {
 		/* the lowest failing rank reports; every rank returns the worst code */
@@ -313,6 +314,47 @@ uint32_t sim_ncomp(const sim_comp *c)
 const void *sim_system(const sim_comp *c)
 {
 	return c->eng->opt.system;
+}
+
+const cfg *sim_cfg_of(const sim_comp *c, uint32_t id)
+{
+	const sim_graph *g = c->eng->g;
+
+	CXL_ASSERT(id < g->ncomp);
+	return cfg_for(c->eng->cf, g->comp[id].name, g->comp[id].ops->cfg_groups);
+}
+
+int sim_check_overrides(const sim_graph *g, const cfg *cf, cxl_err *err)
+{
+	for (size_t i = 0; i < cfg_overrides(cf); i++) {
+		uint32_t k = 0;
+		while (k < g->ncomp && !cfg_override_applies(cf, i, g->comp[k].name,
+							     g->comp[k].ops->cfg_groups))
+			k++;
+		if (k < g->ncomp)
+			continue;
+		enum { MAX_TYPES = 16 };
+		const model_ops *seen[MAX_TYPES];
+		int nseen = 0;
+		char types[256] = "";
+		size_t len = 0;
+		for (uint32_t j = 0; j < g->ncomp && len < sizeof(types) - 1; j++) {
+			const model_ops *o = g->comp[j].ops;
+			int s = 0;
+			while (s < nseen && seen[s] != o)
+				s++;
+			if (!o->cfg_groups || s < nseen || nseen == MAX_TYPES)
+				continue;
+			seen[nseen++] = o;
+			len += (size_t)snprintf(types + len, sizeof(types) - len, "%s%s reads %s",
+						len ? "; " : "", o->name, o->cfg_groups);
+		}
+		return cfg_override_error(cf, i, err,
+					  "applies to no component (its glob must match the name "
+					  "of a component whose type reads this group: %s)",
+					  len ? types : "no type takes overrides");
+	}
+	return 0;
 }
 
 /* --- dispatch ----------------------------------------------------------- */

@@ -57,6 +57,9 @@ struct model_ops {
 	model_init_fn *init;      /* required */
 	model_event_fn *event;    /* required */
 	model_finish_fn *finish;  /* optional */
+	const char *cfg_groups;   /* config groups read per component, space-separated
+				     ("host workload"): the per-component overrides of
+				     these groups apply to it (cfg.h); NULL for none */
 };
 
 typedef struct sim_port sim_port;
@@ -111,5 +114,13 @@ uint32_t sim_ncomp(const sim_comp *c);
  * PBR ids, routing tables), identical on every rank; NULL for PHOLD.
  */
 const void *sim_system(const sim_comp *c);
+
+/*
+ * sim_cfg_of - the configuration component @id (any rank's) sees: the
+ * config with the overrides that apply to it (cfg_for()).  A model reads
+ * its own keys from the cfg its init gets; this is for keys of a
+ * neighbour (e.g. a bus asking whether the switch beyond it cuts through).
+ */
+const cfg *sim_cfg_of(const sim_comp *c, uint32_t id);
 
 #endif

@@ -407,18 +407,19 @@ static void register_stats(sim_comp *c, bus *b)
  * switch.forwarding = cut_through, the ports whose peer is a switch
  * (packets towards them leave once their header has crossed).
  */
-static void fabric_params(const sim_comp *c, bus *b, const cfg *cf)
+static void fabric_params(const sim_comp *c, bus *b)
 {
 	const fabric *f = sim_system(c);
 
 	b->slow = 1;
 	if (f && fab_is_trunk(f, f->conn_of_comp[c->id]))
 		b->slow = f->trunk_slowdown;
-	if (!f || cfg_enum(cf, "switch.forwarding") != 1)
+	if (!f)
 		return;
 	for (int p = 0; p < 2; p++) {
-		uint32_t n = fab_node_of(f, c->ports[p].peer);
-		b->cut[p] = n != UINT32_MAX && f->node[n].kind == FAB_SWITCH;
+		uint32_t peer = c->ports[p].peer, n = fab_node_of(f, peer);
+		b->cut[p] = n != UINT32_MAX && f->node[n].kind == FAB_SWITCH &&
+			    cfg_enum(sim_cfg_of(c, peer), "switch.forwarding") == 1;
 	}
 }
 
@@ -444,7 +445,7 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 			evring_init(&b->q[d][v], b->buffer,
 				    b->slots + ((size_t)d * CXL_NVC + (size_t)v) * b->buffer);
 	b->last_dir = -1;
-	fabric_params(c, b, cf);
+	fabric_params(c, b);
 	register_stats(c, b);
 	cxl_grant_all_ports(c, (uint16_t)b->buffer);
 	return 0;
@@ -482,6 +483,7 @@ static void bus_finish(sim_comp *c, void *state)
 
 const model_ops cxl_bus_ops = {
 	.name = "bus",
+	.cfg_groups = "bus link", /* link: the latency of its two links (fab_sys.c) */
 	.state_size = sizeof(bus),
 	.init = bus_init,
 	.event = bus_event,

@@ -61,7 +61,8 @@ static const cfg_key fab_keys[] = {
 	  "slow every switch-to-switch bus by the fabric's bisection (in links), so every kind "
 	  "has one link's bisection bandwidth, as a chain (ESF Fig. 12)" },
 	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
-	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port latency)" },
+	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port "
+	  "latency); link.overrides match bus names and set both links of the bus" },
 	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
 	  "metis never cuts a link shorter than this (0ps: any link may be cut)" },
 };
@@ -264,6 +265,12 @@ static int generate(const cfg *cf, fabric *f, cxl_err *err)
 	return 0;
 }
 
+/* link.latency of the bus named @bus: its overrides (link group) applied. */
+static sim_time bus_link_latency(const void *cf, const char *bus)
+{
+	return cfg_time(cfg_for(cf, bus, cxl_bus_ops.cfg_groups), "link.latency");
+}
+
 static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 {
 	fabric *f = xmalloc(sizeof(*f));
@@ -271,6 +278,8 @@ static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 	int rc;
 
 	fab_init(f, cfg_str(cf, "topology.kind"), cfg_time(cf, "link.latency"));
+	f->latency_of = bus_link_latency;
+	f->latency_ctx = cf;
 	rc = check_kind_keys(cf, (enum fab_topo_kind)cfg_enum(cf, "topology.kind"), err);
 	if (!rc)
 		rc = generate(cf, f, err);

@@ -232,8 +232,10 @@ static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *n
 			bus_name(f, f->adj[nd->adj + p], name, sizeof(name));
 			k->bus = graph_add_comp(g, ops[FAB_BUS], name, scale(k->traffic, maxn));
 			uint32_t w = scale(k->traffic, maxc);
-			graph_add_link(g, f->node[k->a].comp, k->aport, k->bus, 0, f->link_latency, w);
-			graph_add_link(g, k->bus, 1, f->node[k->b].comp, k->bport, f->link_latency, w);
+			sim_time lat = f->latency_of ? f->latency_of(f->latency_ctx, name)
+						     : f->link_latency;
+			graph_add_link(g, f->node[k->a].comp, k->aport, k->bus, 0, lat, w);
+			graph_add_link(g, k->bus, 1, f->node[k->b].comp, k->bport, lat, w);
 		}
 	}
 }

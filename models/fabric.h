@@ -71,6 +71,8 @@ struct fab_conn {
 	uint64_t traffic;   /* expected packets crossing it (both ways) */
 };
 
+typedef sim_time fab_latency_fn(const void *ctx, const char *bus);
+
 typedef struct fabric fabric;
 struct fabric {
 	const char *kind_name;   /* topology kind, e.g. "spine_leaf" */
@@ -88,7 +90,10 @@ struct fabric {
 	uint32_t ncomp;          /* components in the graph */
 	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
 	uint32_t nmem;           /* memory devices */
-	sim_time link_latency;   /* latency of every link, ps */
+	sim_time link_latency;   /* latency of every link, ps (unless latency_of says else) */
+	fab_latency_fn *latency_of; /* NULL, or the latency of the two links of the bus
+				       named @bus (per-bus overrides), ps */
+	const void *latency_ctx; /* argument of latency_of */
 	fab_route route;         /* routing tables (after fab_finish) */
 };
 

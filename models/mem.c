@@ -171,6 +171,7 @@ static void mem_finish(sim_comp *c, void *state)
 
 const model_ops cxl_memory_ops = {
 	.name = "memory",
+	.cfg_groups = "memory",
 	.state_size = sizeof(mem),
 	.init = mem_init,
 	.event = mem_event,

@@ -333,6 +333,7 @@ static void req_finish(sim_comp *c, void *state)
 
 const model_ops cxl_host_ops = {
 	.name = "host",
+	.cfg_groups = "host workload",
 	.state_size = sizeof(req),
 	.init = req_init,
 	.event = req_event,
@@ -341,6 +342,7 @@ const model_ops cxl_host_ops = {
 
 const model_ops cxl_accel_ops = {
 	.name = "accel",
+	.cfg_groups = "host workload",
 	.state_size = sizeof(req),
 	.init = req_init,
 	.event = req_event,

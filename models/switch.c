@@ -303,6 +303,7 @@ static void sw_finish(sim_comp *c, void *state)
 
 const model_ops cxl_switch_ops = {
 	.name = "switch",
+	.cfg_groups = "switch",
 	.state_size = sizeof(sw),
 	.init = sw_init,
 	.event = sw_event,

@@ -215,7 +215,7 @@ static void order_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops order_ops = {
-	"order", sizeof(order_state), order_init, order_event, NULL,
+	"order", sizeof(order_state), order_init, order_event, NULL, NULL,
 };
 
 START_TEST(test_sim_equal_times_in_src_seq_order)
@@ -288,7 +288,7 @@ static void probe_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops probe_ops = { "probe", 0, probe_init, probe_event, NULL };
+static const model_ops probe_ops = { "probe", 0, probe_init, probe_event, NULL, NULL };
 
 START_TEST(test_sim_port_send_delay_latency_peer_port)
 {
@@ -366,7 +366,7 @@ static void selfy_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops selfy_ops = { "selfy", 0, selfy_init, selfy_event, NULL };
+static const model_ops selfy_ops = { "selfy", 0, selfy_init, selfy_event, NULL, NULL };
 
 START_TEST(test_sim_self_send_zero_delay_after_current)
 {
@@ -424,7 +424,7 @@ static void glob_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops glob_ops = { "glob", 0, glob_init, glob_event, NULL };
+static const model_ops glob_ops = { "glob", 0, glob_init, glob_event, NULL, NULL };
 
 static void glob_graph(sim_graph *g, sim_time lookahead)
 {
@@ -504,7 +504,7 @@ static void ping_event(sim_comp *c, void *state, cxl_event *ev)
 	sim_send_port(c, ev, 0, 2);
 }
 
-static const model_ops ping_ops = { "ping", 0, ping_init, ping_event, NULL };
+static const model_ops ping_ops = { "ping", 0, ping_init, ping_event, NULL, NULL };
 
 /* Two components bounce one event each over a 3 ps link for 100 ns. */
 static void ping_run(uint64_t want_peak)
@@ -622,7 +622,7 @@ static void owner_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops owner_ops = {
-	"owner", sizeof(owner_state), owner_init, owner_event, NULL,
+	"owner", sizeof(owner_state), owner_init, owner_event, NULL, NULL,
 };
 
 static void owner_run(int mode, run *r, sim_graph *g)
@@ -726,7 +726,7 @@ static void ender_event(sim_comp *c, void *state, cxl_event *ev)
 	log_event(c, ev);
 }
 
-static const model_ops ender_ops = { "ender", 0, ender_init, ender_event, NULL };
+static const model_ops ender_ops = { "ender", 0, ender_init, ender_event, NULL, NULL };
 
 /* ender_run - events at end + 1, end, end - 1 and 0 (tags 0..3); @tags ran. */
 static void ender_run(const char *end, sim_time want_end, const uint32_t *tags,
@@ -817,7 +817,7 @@ static void stat_finish(sim_comp *c, void *state)
 }
 
 static const model_ops stat_ops = {
-	"stat", sizeof(stat_state), stat_init, stat_event, stat_finish,
+	"stat", sizeof(stat_state), stat_init, stat_event, stat_finish, NULL,
 };
 
 static int silent_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
@@ -833,7 +833,7 @@ static void silent_event(sim_comp *c, void *state, cxl_event *ev)
 	ck_abort_msg("silent got an event");
 }
 
-static const model_ops silent_ops = { "silent", 0, silent_init, silent_event, NULL };
+static const model_ops silent_ops = { "silent", 0, silent_init, silent_event, NULL, NULL };
 
 START_TEST(test_sim_collect_stats_and_info)
 {
@@ -902,7 +902,7 @@ static int fail_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
-static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, NULL };
+static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, NULL, NULL };
 
 START_TEST(test_sim_init_error_reported)
 {
@@ -953,7 +953,7 @@ static void dice_event(sim_comp *c, void *state, cxl_event *ev)
 		st->draw[i] = rng_u64(sim_rng(c));
 }
 
-static const model_ops dice_ops = { "dice", sizeof(dice_state), dice_init, dice_event, NULL };
+static const model_ops dice_ops = { "dice", sizeof(dice_state), dice_init, dice_event, NULL, NULL };
 
 static const dice_state *dice_of(const run *r, uint32_t id)
 {
