@@ -81,6 +81,13 @@ int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 void sim_engine_destroy(sim_engine *e);
 
 /*
+ * sim_override_applies - whether override entry @i of @cf applies to
+ * component @gc: its group is read by the component's model and its glob
+ * matches the name (up to a ':', so the slices "X:k" of a switch are X).
+ */
+int sim_override_applies(const cfg *cf, size_t i, const graph_comp *gc);
+
+/*
  * sim_check_overrides - every per-component override entry of @cf must
  * apply to at least one component of @g (its group read by the component's
  * model, its glob matching the name).  Return: 0, or CXL_EINVAL naming the

@@ -152,8 +152,7 @@ static void print_check(const app *a)
 	for (size_t i = 0; i < cfg_overrides(a->cf); i++) {
 		uint32_t n = 0;
 		for (uint32_t k = 0; k < a->g.ncomp; k++)
-			n += (uint32_t)cfg_override_applies(a->cf, i, a->g.comp[k].name,
-							    a->g.comp[k].ops->cfg_groups);
+			n += (uint32_t)sim_override_applies(a->cf, i, &a->g.comp[k]);
 		char lab[256];
 		printf("  override %s: %u component%s\n", cfg_override_label(a->cf, i, lab, sizeof(lab)),
 		       n, n == 1 ? "" : "s");

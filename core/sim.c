@@ -161,6 +161,8 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	return e;
 }
 
+static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc);
+
 int sim_engine_init(sim_engine *e, cxl_err *err)
 {
 	int rc = 0;
@@ -169,8 +171,7 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 	e->now = 0;
 	for (uint32_t k = 0; k < e->nlocal && !rc; k++) {
 		sim_comp *c = &e->comps[k];
-		rc = c->ops->init(c, c->state, cfg_for(e->cf, c->name, c->ops->cfg_groups),
-				  &local);
+		rc = c->ops->init(c, c->state, comp_cfg(e->cf, &e->g->comp[c->id]), &local);
 	}
 	if (e->nranks > 1) {
 		/* the lowest failing rank reports; every rank returns the worst code */
@@ -316,20 +317,49 @@ const void *sim_system(const sim_comp *c)
 	return c->eng->opt.system;
 }
 
+/*
+ * The name overrides match for component @gc: its name, up to a ':' if
+ * there is one ("leaf0:2", a slice of switch leaf0, is configured as leaf0).
+ */
+static const char *override_name(const graph_comp *gc, char *buf, size_t n)
+{
+	const char *colon = strchr(gc->name, ':');
+
+	if (!colon)
+		return gc->name;
+	snprintf(buf, n, "%.*s", (int)(colon - gc->name), gc->name);
+	return buf;
+}
+
+/* The configuration component @gc sees. */
+static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc)
+{
+	char buf[256];
+
+	return cfg_for(cf, override_name(gc, buf, sizeof(buf)), gc->ops->cfg_groups);
+}
+
+int sim_override_applies(const cfg *cf, size_t i, const graph_comp *gc)
+{
+	char buf[256];
+
+	return cfg_override_applies(cf, i, override_name(gc, buf, sizeof(buf)),
+				    gc->ops->cfg_groups);
+}
+
 const cfg *sim_cfg_of(const sim_comp *c, uint32_t id)
 {
 	const sim_graph *g = c->eng->g;
 
 	CXL_ASSERT(id < g->ncomp);
-	return cfg_for(c->eng->cf, g->comp[id].name, g->comp[id].ops->cfg_groups);
+	return comp_cfg(c->eng->cf, &g->comp[id]);
 }
 
 int sim_check_overrides(const sim_graph *g, const cfg *cf, cxl_err *err)
 {
 	for (size_t i = 0; i < cfg_overrides(cf); i++) {
 		uint32_t k = 0;
-		while (k < g->ncomp && !cfg_override_applies(cf, i, g->comp[k].name,
-							     g->comp[k].ops->cfg_groups))
+		while (k < g->ncomp && !sim_override_applies(cf, i, &g->comp[k]))
 			k++;
 		if (k < g->ncomp)
 			continue;

@@ -256,8 +256,8 @@ int fab_route_oblivious(const fab_route *r, uint32_t s, uint32_t src, uint32_t d
 	return n == 1 ? p[0] : p[flow_hash(s, src, dst) % n];
 }
 
-int fab_route_adaptive(const fab_route *r, uint32_t s, uint32_t src, uint32_t dst,
-		       const uint32_t *load)
+int fab_route_adaptive_by(const fab_route *r, uint32_t s, uint32_t src, uint32_t dst,
+			  fab_load_fn *load, const void *ctx)
 {
 	uint32_t n;
 	const uint16_t *p = fab_route_ports(r, s, dst, &n);
@@ -265,12 +265,26 @@ int fab_route_adaptive(const fab_route *r, uint32_t s, uint32_t src, uint32_t ds
 	if (n <= 1)
 		return n ? p[0] : -1;
 	uint32_t start = (uint32_t)(flow_hash(s, src, dst) % n), best = start;
+	uint32_t lbest = load(ctx, p[start]);
 	for (uint32_t i = 1; i < n; i++) {
-		uint32_t k = (start + i) % n;
-		if (load[p[k]] < load[p[best]])
+		uint32_t k = (start + i) % n, l = load(ctx, p[k]);
+		if (l < lbest) {
 			best = k;
+			lbest = l;
+		}
 	}
 	return p[best];
+}
+
+static uint32_t array_load(const void *ctx, uint32_t port)
+{
+	return ((const uint32_t *)ctx)[port];
+}
+
+int fab_route_adaptive(const fab_route *r, uint32_t s, uint32_t src, uint32_t dst,
+		       const uint32_t *load)
+{
+	return fab_route_adaptive_by(r, s, src, dst, array_load, load);
 }
 
 static uint64_t fnv(uint64_t h, const void *data, size_t len)

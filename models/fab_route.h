@@ -76,6 +76,15 @@ static inline const uint16_t *fab_route_ports(const fab_route *r, uint32_t s,
 	return &r->ports[r->set_start[g]];
 }
 
+/*
+ * fab_route_adaptive_by - fab_route_adaptive() with the load of each port
+ * from @load(@ctx, port); a port of load UINT32_MAX is chosen only if no
+ * minimal port has less (a sliced switch marks ports it cannot use so).
+ */
+typedef uint32_t fab_load_fn(const void *ctx, uint32_t port);
+int fab_route_adaptive_by(const fab_route *r, uint32_t s, uint32_t src, uint32_t dst,
+			  fab_load_fn *load, const void *ctx);
+
 /* fab_route_oblivious - the port a flow @src -> @dst takes at switch @s (-1: none). */
 int fab_route_oblivious(const fab_route *r, uint32_t s, uint32_t src, uint32_t dst);
 

@@ -271,6 +271,32 @@ static sim_time bus_link_latency(const void *cf, const char *bus)
 	return cfg_time(cfg_for(cf, bus, cxl_bus_ops.cfg_groups), "link.latency");
 }
 
+/*
+ * switch.slices of every switch (its overrides applied): how many
+ * components it becomes, joined by internal links of latency switch.latency.
+ */
+static int set_slices(const cfg *cf, fabric *f, cxl_err *err)
+{
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		fab_node *nd = &f->node[n];
+		if (nd->kind != FAB_SWITCH)
+			continue;
+		const cfg *v = cfg_for(cf, nd->name, cxl_switch_ops.cfg_groups);
+		uint32_t S = (uint32_t)cfg_int(v, "switch.slices");
+		if (S > 1 && S > nd->nports)
+			return cfg_error_at(v, "switch.slices", err, "%u slices for %s, which has "
+					    "%u ports (at most one slice per port)", S, nd->name,
+					    nd->nports);
+		if (S > 1 && !cfg_time(v, "switch.latency"))
+			return cfg_error_at(v, "switch.slices", err, "slices need switch.latency "
+					    "> 0 (%s's slices exchange packets over links of that "
+					    "latency)", nd->name);
+		nd->slices = (uint16_t)S;
+		nd->slice_latency = cfg_time(v, "switch.latency");
+	}
+	return 0;
+}
+
 static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 {
 	fabric *f = xmalloc(sizeof(*f));
@@ -283,6 +309,8 @@ static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 	rc = check_kind_keys(cf, (enum fab_topo_kind)cfg_enum(cf, "topology.kind"), err);
 	if (!rc)
 		rc = generate(cf, f, err);
+	if (!rc)
+		rc = set_slices(cf, f, err);
 	if (!rc && fab_finish(f, fab_ops, g, &e))
 		rc = cfg_error_at(cf, "topology.kind", err, "%s", e.msg);
 	if (rc) {

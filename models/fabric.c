@@ -210,6 +210,38 @@ static void bus_name(const fabric *f, uint32_t c, char *buf, size_t n)
 		snprintf(buf, n, "%s-%s", f->node[k->a].name, f->node[k->b].name);
 }
 
+/*
+ * The slices of switch node @n: S components "name:k", weighted by the
+ * traffic of their ports (@w is the whole switch's scaled weight), and the
+ * internal links that join every pair, of weight @wl each.
+ */
+static void add_slices(fabric *f, uint32_t n, const model_ops *ops, uint32_t w,
+		       uint32_t wl, sim_graph *g)
+{
+	fab_node *nd = &f->node[n];
+	uint32_t S = fab_slices(nd);
+	uint64_t all = 0, mine[FAB_MAX_SLICES] = { 0 };
+	char name[256];
+
+	for (uint32_t p = 0; p < nd->nports; p++) {
+		uint64_t t = f->conn[f->adj[nd->adj + p]].traffic;
+		all += t;
+		mine[p % S] += t;
+	}
+	for (uint32_t k = 0; k < S; k++) {
+		snprintf(name, sizeof(name), "%s:%u", nd->name, k);
+		uint32_t id = graph_add_comp(g, ops, name,
+					     all ? 1 + (uint32_t)((w - 1) * mine[k] / all) : w);
+		if (!k)
+			nd->comp = id;
+	}
+	for (uint32_t a = 0; a < S; a++)
+		for (uint32_t b = a + 1; b < S; b++)
+			graph_add_link(g, nd->comp + a, (uint16_t)fab_slice_int(nd->nports, S, a, b),
+				       nd->comp + b, (uint16_t)fab_slice_int(nd->nports, S, b, a),
+				       nd->slice_latency, wl);
+}
+
 static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *node_load,
 		       sim_graph *g)
 {
@@ -224,7 +256,16 @@ static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *n
 		maxn = maxc;
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		fab_node *nd = &f->node[n];
-		nd->comp = graph_add_comp(g, ops[nd->kind], nd->name, scale(node_load[n], maxn));
+		uint32_t S = fab_slices(nd);
+		if (S == 1)
+			nd->comp = graph_add_comp(g, ops[nd->kind], nd->name,
+						  scale(node_load[n], maxn));
+		else
+			/* a packet crosses from its ingress to its egress slice
+			   unless both are one: 2 (S - 1) / S of the load over
+			   S (S - 1) / 2 internal links */
+			add_slices(f, n, ops[nd->kind], scale(node_load[n], maxn),
+				   scale(node_load[n] * 2 / ((uint64_t)S * S), maxc), g);
 		for (uint32_t p = 0; p < nd->nports; p++) {
 			fab_conn *k = &f->conn[f->adj[nd->adj + p]];
 			if ((k->a == n ? k->b : k->a) > n)
@@ -234,8 +275,12 @@ static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *n
 			uint32_t w = scale(k->traffic, maxc);
 			sim_time lat = f->latency_of ? f->latency_of(f->latency_ctx, name)
 						     : f->link_latency;
-			graph_add_link(g, f->node[k->a].comp, k->aport, k->bus, 0, lat, w);
-			graph_add_link(g, k->bus, 1, f->node[k->b].comp, k->bport, lat, w);
+			const fab_node *na = &f->node[k->a], *nb = &f->node[k->b];
+			uint32_t sa = fab_slices(na), sb = fab_slices(nb);
+			graph_add_link(g, na->comp + k->aport % sa, (uint16_t)(k->aport / sa),
+				       k->bus, 0, lat, w);
+			graph_add_link(g, k->bus, 1, nb->comp + k->bport % sb,
+				       (uint16_t)(k->bport / sb), lat, w);
 		}
 	}
 }
@@ -258,7 +303,8 @@ int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *er
 	for (uint32_t i = 0; i < g->ncomp; i++)
 		f->node_of_comp[i] = UINT32_MAX;
 	for (uint32_t n = 0; n < f->nnode; n++)
-		f->node_of_comp[f->node[n].comp] = n;
+		for (uint32_t k = 0; k < fab_slices(&f->node[n]); k++)
+			f->node_of_comp[f->node[n].comp + k] = n;
 	f->conn_of_comp = xmalloc((g->ncomp + 1) * sizeof(*f->conn_of_comp));
 	for (uint32_t i = 0; i < g->ncomp; i++)
 		f->conn_of_comp[i] = UINT32_MAX;

@@ -23,6 +23,13 @@
  * the later of its two nodes, so neighbours get neighbouring ids (the block
  * partitioner relies on that).
  *
+ * A switch may be split into `slices` components (switch.slices, for big
+ * switches that outweigh a rank): switch port p belongs to slice p % S, as
+ * its local port p / S; after its external ports each slice has one
+ * internal port per other slice (to slice j: nE + (j < k ? j : j - 1)),
+ * joined by internal links of latency slice_latency.  Slice k of switch X
+ * is named "X:k" (fab_slice_port() maps a switch port to a slice port).
+ *
  * Weights for partitioners come from expected traffic: every requester
  * (host, accelerator) sends to every memory device (a regular sample of
  * them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route, and back; a connection's weight is the packets crossing it, a
@@ -47,6 +54,7 @@
 #define FAB_MAX_PBR 4096        /* 12-bit PBR ids */
 #define FAB_NO_PBR 0xffffu      /* a switch has no PBR id */
 #define FAB_MAX_PORTS 65535     /* ports per node (uint16) */
+#define FAB_MAX_SLICES 64       /* components a switch may be split into */
 #define FAB_WEIGHT_SCALE 1000   /* weights are scaled to 1..this */
 #define FAB_TRAFFIC_PAIRS (1u << 20) /* requester-memory pairs the estimate walks */
 
@@ -57,7 +65,10 @@ struct fab_node {
 	uint8_t kind;       /* enum fab_kind (never FAB_BUS) */
 	uint16_t pbr;       /* endpoint: PBR id; switch: FAB_NO_PBR */
 	uint32_t nports;    /* connections so far = ports */
-	uint32_t comp;      /* component id in the graph (after fab_finish) */
+	uint32_t comp;      /* component id in the graph (after fab_finish); a sliced
+			       switch's slices are comp .. comp + slices - 1 */
+	uint16_t slices;    /* switch: components it is split into (>= 1; 0 = 1) */
+	sim_time slice_latency; /* sliced switch: latency of its internal links, ps */
 	uint32_t adj;       /* first entry in fabric.adj (after fab_finish) */
 	char *name;         /* instance name, owned */
 };
@@ -143,6 +154,24 @@ static inline int fab_is_endpoint(const fab_node *n)
 
 /* fab_route_len - buses on the oblivious route from node @src to node @dst (0: none). */
 uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst);
+
+/* fab_slices - the components switch node @n is split into (1 = one). */
+static inline uint32_t fab_slices(const fab_node *n)
+{
+	return n->slices ? n->slices : 1;
+}
+
+/* fab_slice_ext - external ports of slice @k of a switch with @nports ports in @S slices. */
+static inline uint32_t fab_slice_ext(uint32_t nports, uint32_t S, uint32_t k)
+{
+	return nports > k ? (nports - k + S - 1) / S : 0;
+}
+
+/* fab_slice_int - local port of slice @k's internal link to slice @j (!= @k). */
+static inline uint32_t fab_slice_int(uint32_t nports, uint32_t S, uint32_t k, uint32_t j)
+{
+	return fab_slice_ext(nports, S, k) + (j < k ? j : j - 1);
+}
 
 /* fab_node_of - the fabric node of component @comp (UINT32_MAX for a bus). */
 static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)

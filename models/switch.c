@@ -20,6 +20,19 @@
  * the bus).  switch.forwarding = cut_through lets the bus in front of a
  * switch deliver a packet once its header is over (see bus.c).
  *
+ * Slices (switch.slices = S > 1, fabric.h): the switch is S components,
+ * each owning every S-th port plus one internal port per other slice.  A
+ * slice routes a packet when it arrives: bound for its own port it takes
+ * the pipeline as above; bound for another slice's port it queues at once
+ * for the internal link to that slice, whose latency (switch.latency) is
+ * its pipeline, and the egress slice forwards it like any ready packet
+ * (adaptive routing then picks among that slice's own minimal ports; at
+ * the ingress slice another slice's port counts with the load of the link
+ * to it, so congestion at another slice's output shows only once it backs
+ * up that link).  Idle latency is the same as a whole switch's; under load the
+ * internal links add a stage of buffering (switch.buffer per VC) and
+ * output arbitration sees a remote packet only once it has crossed.
+ *
  * Flow control (cxl_proto.h): `switch.buffer` credits per port and VC; the
  * credit of (i, v) goes back when its packet leaves.  Memory per switch:
  * ports x VCs x buffer event pointers, allocated at init.
@@ -47,7 +60,11 @@ typedef struct sw sw;
 struct sw {
 	const fabric *f;        /* routing tables */
 	uint32_t swi;           /* this switch's index in the tables */
-	uint32_t nports;        /* ports */
+	uint32_t nports;        /* ports of this component */
+	uint32_t slices;        /* components the switch is split into (1: whole) */
+	uint32_t slice;         /* this component's slice */
+	uint32_t gports;        /* ports of the whole switch */
+	uint32_t next_ext;      /* external ports of this slice; internal ones follow */
 	uint32_t nq;            /* input FIFOs: nports x CXL_NVC */
 	uint32_t buf;           /* FIFO capacity = credits granted per port and VC */
 	sim_time latency;       /* switching latency, ps */
@@ -78,6 +95,10 @@ static const cfg_key sw_keys[] = {
 	  "choice among minimal ports: fixed per flow, or the least-loaded output" },
 	{ "switch.buffer", CFG_INT, "32", "1", "4096", NULL,
 	  "input buffer per port and VC, packets (credits granted upstream)" },
+	{ "switch.slices", CFG_INT, "1", "1", "64", NULL,
+	  "components (LPs) a switch is split into, ports dealt round-robin, so one big switch "
+	  "can spread over ranks; slices pass packets over internal links of latency "
+	  "switch.latency (> 0), which then replaces the pipeline for those packets" },
 	{ "switch.forwarding", CFG_ENUM, "store_and_forward", NULL, NULL,
 	  "store_and_forward|cut_through",
 	  "cut_through: a packet is taken in once its header has crossed the bus (bus.c)" },
@@ -138,6 +159,12 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	s->swi = s->f->route.sw_of[fab_node_of(s->f, c->id)];
 	CXL_ASSERT(s->swi != UINT32_MAX);
 	s->nports = c->nports;
+	const fab_node *nd = &s->f->node[fab_node_of(s->f, c->id)];
+	s->slices = fab_slices(nd);
+	s->slice = c->id - nd->comp;
+	s->gports = nd->nports;
+	s->next_ext = fab_slice_ext(s->gports, s->slices, s->slice);
+	CXL_ASSERT(c->nports == s->next_ext + s->slices - 1);
 	s->nq = c->nports * CXL_NVC;
 	s->buf = (uint32_t)cfg_int(cf, "switch.buffer");
 	s->latency = cfg_time(cf, "switch.latency");
@@ -229,25 +256,95 @@ static void serve_wanted(sim_comp *c, sw *s)
 	}
 }
 
-/* A packet leaves the pipeline: route it and queue it at its input FIFO. */
-static void on_ready(sim_comp *c, sw *s, cxl_event *ev)
+/* The local port of switch port @gp: its own, or the internal link to its slice. */
+static uint32_t local_port(const sw *s, uint32_t gp)
 {
-	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + ev->pkt.mclass;
+	uint32_t k = gp % s->slices;
+
+	return k == s->slice ? gp / s->slices : fab_slice_int(s->gports, s->slices, s->slice, k);
+}
+
+typedef struct load_view load_view;
+struct load_view {
+	const sw *s;    /* the slice */
+	int local_only; /* 1: ports of other slices are not eligible */
+};
+
+/* Adaptive routing's load of switch port @gp as a slice sees it. */
+static uint32_t slice_load(const void *ctx, uint32_t gp)
+{
+	const load_view *v = ctx;
+
+	if (v->local_only && gp % v->s->slices != v->s->slice)
+		return UINT32_MAX;
+	return v->s->load[local_port(v->s, gp)];
+}
+
+/*
+ * The output (local port) of the packet in @ev.  A whole switch chooses
+ * among all minimal ports.  A slice sees other slices' ports as its internal
+ * link to them (their load: what waits for that link); with @local_only (a
+ * packet that came over an internal link, or one already bound here) it
+ * chooses among its own ports only.
+ */
+static uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_only)
+{
 	const fab_route *r = &s->f->route;
+	const cxl_packet *p = &ev->pkt;
+	load_view v = { s, local_only };
 	int o = s->adaptive ?
-		fab_route_adaptive(r, s->swi, ev->pkt.pbr_src, ev->pkt.pbr_dst, s->load) :
-		fab_route_oblivious(r, s->swi, ev->pkt.pbr_src, ev->pkt.pbr_dst);
+		(s->slices == 1 ? fab_route_adaptive(r, s->swi, p->pbr_src, p->pbr_dst, s->load)
+				: fab_route_adaptive_by(r, s->swi, p->pbr_src, p->pbr_dst,
+							slice_load, &v)) :
+		fab_route_oblivious(r, s->swi, p->pbr_src, p->pbr_dst);
 
 	if (o < 0)
-		CXL_PANIC("%s: no route to PBR id %u", c->name, ev->pkt.pbr_dst);
+		CXL_PANIC("%s: no route to PBR id %u", c->name, p->pbr_dst);
+	if (s->slices == 1)
+		return (uint32_t)o;
+	if (local_only && (uint32_t)o % s->slices != s->slice)
+		CXL_PANIC("%s: packet for PBR id %u reached the wrong slice", c->name, p->pbr_dst);
+	return local_port(s, (uint32_t)o);
+}
+
+/* Queue the packet in @ev at its input FIFO, bound for output @o. */
+static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
+{
+	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + ev->pkt.mclass;
 	evring *in = &s->in[q];
+
 	s->out[(size_t)q * s->buf + (in->head + in->n) % in->cap] = (uint16_t)o;
 	sim_event_keep(c, ev);
 	evring_push(in, ev);
 	if (++s->load[o] > *s->port_maxw[o])
 		*s->port_maxw[o] = s->load[o];
 	if (in->n == 1)
-		list_append(s, (uint32_t)o, q);
+		list_append(s, o, q);
+}
+
+/*
+ * A packet arrives on port @ev->dst_port.  A whole switch routes it once it
+ * leaves the pipeline (switch.latency).  A slice routes it at once: bound
+ * for one of its own ports it takes the pipeline; bound for another slice
+ * it queues for the internal link now, and the link's latency
+ * (switch.latency) is its pipeline; arriving over an internal link it is
+ * ready.  The idle latency through a switch is the same either way.
+ */
+static void arrive(sim_comp *c, sw *s, cxl_event *ev)
+{
+	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
+	if (++s->held > *s->max_occ)
+		*s->max_occ = s->held;
+	if (s->slices > 1) {
+		int internal = ev->dst_port >= s->next_ext;
+		uint32_t o = route(c, s, ev, internal);
+		if (internal || o >= s->next_ext) {
+			enqueue(c, s, ev, o);
+			return;
+		}
+	}
+	ev->kind = SW_EV_READY;
+	sim_send_self(c, ev, s->latency);
 }
 
 static void sw_event(sim_comp *c, void *state, cxl_event *ev)
@@ -256,15 +353,11 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 
 	switch (ev->kind) {
 	case CXL_EV_PKT:
-		CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
-		if (++s->held > *s->max_occ)
-			*s->max_occ = s->held;
-		ev->kind = SW_EV_READY;
-		sim_send_self(c, ev, s->latency);
-		return;
+		arrive(c, s, ev);
+		break;
 	case SW_EV_READY:
 		ev->kind = CXL_EV_PKT;
-		on_ready(c, s, ev);
+		enqueue(c, s, ev, route(c, s, ev, 1));
 		break;
 	case CXL_EV_CREDIT:
 		cxl_credit_apply(&s->cr[ev->dst_port], ev);

@@ -53,3 +53,32 @@ expect_error() {
 each_rank_count() {
 	for n in 1 2 3 4; do "$@" "$n" || return 1; done
 }
+
+# --- data-path runs (t_datapath.sh, t_slices.sh, ...) ---
+
+# csv_sum FILE STAT : sum of STAT over components.csv
+csv_sum() { awk -F, -v s="$2" '$4 == s { t += $5 } END { print t + 0 }' "$1"; }
+# csv_count FILE TYPE : components of TYPE
+csv_count() { awk -F, -v t="$2" '$2 == t && !seen[$1]++ { n++ } END { print n + 0 }' "$1"; }
+
+# conserved DIR REQUESTS [INTERNAL] : the run in DIR answered every request and drained
+conserved() {
+	local d=$1 want=$2 internal=${3:-0} csv=$1/components.csv
+	local hosts issued completed
+	hosts=$(( $(csv_count "$csv" host) + $(csv_count "$csv" accel) ))
+	issued=$(json_num "$d/stats.json" issued)
+	completed=$(json_num "$d/stats.json" completed)
+	[ "$issued" = $((hosts * want)) ] || fail "$d: issued $issued, expected $((hosts * want))" || return 1
+	[ "$completed" = "$issued" ] || fail "$d: completed $completed of $issued" || return 1
+	for s in outstanding_at_end queued_at_end held_at_end responses_waiting; do
+		[ "$(csv_sum "$csv" $s)" = 0 ] || fail "$d: $s = $(csv_sum "$csv" $s)" || return 1
+	done
+	# credits held = credits granted: 6 VCs x (host queue 16, memory 32, bus 32
+	# per port, switch 32 per port); ports of nodes = 2 x buses, plus the
+	# INTERNAL port ends of sliced switches
+	local b m h held want_cr
+	b=$(csv_count "$csv" bus); m=$(csv_count "$csv" memory); h=$hosts
+	held=$(( $(csv_sum "$csv" credits_held) + $(csv_sum "$csv" credits_held_p0) + $(csv_sum "$csv" credits_held_p1) ))
+	want_cr=$(( 6 * (64 * b + 16 * h + 32 * m + 32 * (2 * b - h - m + internal)) ))
+	[ "$held" = "$want_cr" ] || fail "$d: $held credits held, $want_cr granted"
+}
