@@ -59,7 +59,26 @@ enum cxl_opcode {
 	CXL_OP_MEMWR = 0x1,   /* M2S RwD */
 	CXL_OP_CMP = 0x0,     /* S2M NDR */
 	CXL_OP_MEMDATA = 0x0, /* S2M DRS */
+	CXL_OP_BISNPINV = 0x1, /* S2M BISnp: invalidate (with data back if dirty) */
+	CXL_OP_BIRSPI = 0x0,   /* M2S BIRsp: the lines are now invalid at the host */
 };
+
+/*
+ * Coherence (HDM-DB, ESF §III-B/G; models/sf.h, mem.c, req.c):
+ *   - a requester with a cache marks its requests CXL_PKT_CACHED (it will
+ *     keep the line, so the device's snoop filter records it as an owner)
+ *     and write misses CXL_PKT_EXCL (it fetches the line to own and dirty
+ *     it); a write-back of a dirty line is an M2S RwD MemWr without
+ *     CXL_PKT_CACHED (the host gives the line up);
+ *   - BISnp (S2M_BISNP, opcode BISnpInv) asks a requester to invalidate
+ *     pkt.tag contiguous lines from pkt.addr (1 line, or an InvBlk of 2-4);
+ *   - the requester answers every BISnp with exactly one BIRsp (M2S_BIRSP,
+ *     BIRspI, same addr and tag) whose payload is the dirty lines it held
+ *     (pkt.size = 64 x dirty lines): as in ESF, dirty data is flushed back
+ *     through the BIRsp.
+ */
+#define CXL_PKT_CACHED 0x1u /* pkt.flags: the requester will cache the line */
+#define CXL_PKT_EXCL 0x2u   /* pkt.flags: it wants the line exclusively (a write) */
 
 enum cxl_ev_kind {
 	CXL_EV_PKT = 1,    /* a packet arrives on dst_port */

@@ -73,7 +73,7 @@ static const cfg_schema fab_schema = {
 
 /* The fabric's keys: its own, then each data-path model's. */
 static const cfg_schema *const fab_schemas[] = {
-	&fab_schema, &cxl_host_schema, &cxl_workload_schema, &cxl_bus_schema,
+	&fab_schema, &cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, &cxl_bus_schema,
 	&cxl_switch_schema, &cxl_memory_schema, NULL,
 };
 

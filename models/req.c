@@ -10,7 +10,8 @@
  * its response (DRS for a read, NDR for a write).
  *
  * Addresses: requester with PBR id p works on lines [p*F, (p+1)*F) of
- * F = workload.footprint / 64 lines; `stream` walks them in order,
+ * F = workload.footprint / 64 lines (lines [0, F) for every requester with
+ * workload.shared); `stream` walks them in order,
  * `random` draws them uniformly, `hotcold` sends workload.hot_fraction of
  * the requests uniformly to the first workload.hot_footprint x F lines (the
  * hot set) and the rest uniformly to the others (ESF §V-B).  Line L goes to memory device
@@ -26,6 +27,9 @@
  * credits per VC (room for the responses of its outstanding requests, so
  * responses always drain) and spends the bus's credits for requests.
  *
+ * Caching and coherence (host.cache.*, BISnp/BIRsp): req_coh.c.  Hits
+ * count as requests like the rest (their latency is the cache's).
+ *
  * Statistics: reads, writes, bytes (data bytes moved), lat_read_ps and
  * lat_write_ps histograms, lat_hops_NN histograms (latency of requests
  * whose round trip crossed NN buses), hops_sum (buses crossed), t_first_ps
@@ -39,16 +43,9 @@
 #include <stdlib.h>
 
 #include "core/xmalloc.h"
-#include "models/cxl_proto.h"
-#include "models/fabric.h"
+#include "models/req_int.h"
 
-enum { REQ_EV_ISSUE = CXL_EV_MODEL };
-enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD };
-
-/* Latency by round-trip hop count: one histogram per count this requester
- * can see (2 x the buses to each of its targets), names from this table;
- * longer round trips share "lat_hops_more". */
-#define REQ_HOP_NAMES 32
+/* Names of the hop-count histograms; longer round trips share "lat_hops_more". */
 static const char *const hop_names[REQ_HOP_NAMES] = {
 	"lat_hops_00", "lat_hops_02", "lat_hops_04", "lat_hops_06", "lat_hops_08", "lat_hops_10",
 	"lat_hops_12", "lat_hops_14", "lat_hops_16", "lat_hops_18", "lat_hops_20", "lat_hops_22",
@@ -56,38 +53,6 @@ static const char *const hop_names[REQ_HOP_NAMES] = {
 	"lat_hops_36", "lat_hops_38", "lat_hops_40", "lat_hops_42", "lat_hops_44", "lat_hops_46",
 	"lat_hops_48", "lat_hops_50", "lat_hops_52", "lat_hops_54", "lat_hops_56", "lat_hops_58",
 	"lat_hops_60", "lat_hops_62",
-};
-
-typedef struct req req;
-struct req {
-	const fabric *f;          /* the fabric */
-	uint16_t pbr;             /* own PBR id */
-	uint16_t *targets;        /* PBR ids of the memories it reaches, ascending */
-	uint32_t ntargets;        /* their number */
-	cxl_credits cr;           /* credits towards the bus */
-	uint64_t requests;        /* to issue in total */
-	uint64_t warmup;          /* first requests not measured */
-	sim_time warmup_time;     /* requests issued before this are not measured, ps */
-	int measuring;            /* 1 once a measured request was issued */
-	uint64_t issued;          /* issued so far */
-	uint32_t queue;           /* outstanding limit */
-	uint32_t outstanding;     /* issued, not answered */
-	int pattern;              /* PAT_* */
-	double read_ratio;        /* probability of a read */
-	uint64_t lines;           /* footprint in lines */
-	uint64_t ilv_lines;       /* interleaving granularity in lines */
-	sim_time latency;         /* requester latency, ps */
-	sim_time interval;        /* minimum issue interval, ps */
-	sim_time next_issue;      /* earliest time of the next issue, ps */
-	int next_read;            /* drawn kind of the next request: -1 none, 0 write, 1 read */
-	uint64_t next_line;       /* drawn line of the next request */
-	int timer_armed;          /* an REQ_EV_ISSUE is pending */
-	uint64_t *reads, *writes, *bytes, *hops_sum, *t_first, *t_last;
-	uint64_t *issued_c, *completed, *out_end, *credits_end;
-	stats_hist *lat_read, *lat_write;
-	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
-	uint64_t hot_lines;       /* hotcold: lines of the hot set (the first ones) */
-	double hot_fraction;      /* hotcold: share of requests to the hot set */
 };
 
 static const cfg_key host_keys[] = {
@@ -119,6 +84,9 @@ static const cfg_key workload_keys[] = {
 	  "bytes each requester touches (a multiple of 64)" },
 	{ "workload.interleave", CFG_INT, "64", "64", NULL, NULL,
 	  "address interleaving granularity across memory devices, bytes (a multiple of 64)" },
+	{ "workload.shared", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "every requester works on the same lines (from address 0) instead of its own "
+	  "range, so their caches share lines and the snoop filters see conflicts" },
 };
 
 const cfg_schema cxl_host_schema = { "host", host_keys, sizeof(host_keys) / sizeof(host_keys[0]) };
@@ -208,10 +176,42 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->hot_fraction = cfg_float(cf, "workload.hot_fraction");
 	r->hot_lines = (uint64_t)((double)r->lines * cfg_float(cf, "workload.hot_footprint"));
 	r->hot_lines = r->hot_lines ? r->hot_lines : 1;
+	r->base = cfg_bool(cf, "workload.shared") ? 0 : (uint64_t)r->pbr * r->lines;
+	r->slot = xcalloc(r->queue, sizeof(*r->slot));
+	r->free_slot = xmalloc(r->queue * sizeof(*r->free_slot));
+	for (uint32_t k = 0; k < r->queue; k++)
+		r->free_slot[r->nfree++] = r->queue - 1 - k;
 	register_stats(c, r);
 	register_hops(c, r);
+	if ((rc = req__coh_init(c, r, cf, err)))
+		return rc;
 	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
 	return 0;
+}
+
+/* req__slot_new - take a free slot for a transaction (one must be free). */
+uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write)
+{
+	CXL_ASSERT(r->nfree > 0 && r->outstanding < r->queue);
+	uint32_t s = r->free_slot[--r->nfree];
+	r->slot[s] = (req_slot){ .line = line, .kind = (uint8_t)kind, .write = (uint8_t)write };
+	r->outstanding++;
+	return s;
+}
+
+/* req__slot_free - the transaction in slot @s is over. */
+void req__slot_free(req *r, uint32_t s)
+{
+	CXL_ASSERT(s < r->queue && r->slot[s].kind != REQ_FREE && r->outstanding > 0);
+	r->slot[s].kind = REQ_FREE;
+	r->free_slot[r->nfree++] = s;
+	r->outstanding--;
+}
+
+/* req__home - PBR id of the memory device that holds @line (interleaving). */
+uint16_t req__home(const req *r, uint64_t line)
+{
+	return r->targets[(line / r->ilv_lines) % r->ntargets];
 }
 
 /* Draw the kind and line of the next request (once per request, in order). */
@@ -230,37 +230,49 @@ static void draw_next(sim_comp *c, req *r)
 		r->next_line = r->hot_lines + rng_below(g, r->lines - r->hot_lines);
 }
 
+/* Start the drawn access: a cache hit, or a request into the fabric. */
 static void issue_one(sim_comp *c, req *r)
 {
-	uint64_t line = (uint64_t)r->pbr * r->lines + r->next_line;
-	uint32_t mem = (uint32_t)((line / r->ilv_lines) % r->ntargets);
-	uint8_t vc = r->next_read ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
-	cxl_event *ev = sim_event_new(c);
+	uint64_t line = r->base + r->next_line;
+	int read = r->next_read, hit = req__coh_access(c, r);
 
-	ev->kind = CXL_EV_PKT;
-	ev->pkt = (cxl_packet){
-		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = (uint32_t)r->issued,
-		.size = r->next_read ? 0 : CXL_LINE, .pbr_src = r->pbr,
-		.pbr_dst = r->targets[mem], .mclass = vc,
-		.opcode = r->next_read ? CXL_OP_MEMRD : CXL_OP_MEMWR,
-	};
 	if (!r->measuring && r->issued >= r->warmup && sim_now(c) >= r->warmup_time) {
 		r->measuring = 1;
 		*r->t_first = sim_now(c);
 	}
-	r->cr.n[vc]--;
 	r->issued++;
-	r->outstanding++;
 	r->next_read = -1;
 	r->next_issue = sim_now(c) + r->interval;
 	(*r->issued_c)++;
+	if (hit >= 0) {
+		r->slot[hit].index = r->issued - 1;
+		r->slot[hit].issue = sim_now(c);
+		return;
+	}
+	/* with a cache a write fetches the line to own it: a read request */
+	int rd = read || r->cached;
+	uint8_t vc = rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
+	uint32_t s = req__slot_new(r, REQ_ACCESS, line, !read);
+	cxl_event *ev = sim_event_new(c);
+
+	r->slot[s].index = r->issued - 1;
+	r->slot[s].issue = sim_now(c);
+	ev->kind = CXL_EV_PKT;
+	ev->pkt = (cxl_packet){
+		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = s,
+		.size = rd ? 0 : CXL_LINE, .pbr_src = r->pbr,
+		.pbr_dst = req__home(r, line), .mclass = vc,
+		.opcode = rd ? CXL_OP_MEMRD : CXL_OP_MEMWR,
+		.flags = (uint8_t)(r->cached ? CXL_PKT_CACHED | (read ? 0 : CXL_PKT_EXCL) : 0),
+	};
+	r->cr.n[vc]--;
 	sim_send_port(c, ev, 0, r->latency);
 }
 
 /* Issue while the queue, the interval and the bus's credits allow. */
 static void try_issue(sim_comp *c, req *r)
 {
-	while (r->issued < r->requests && r->outstanding < r->queue) {
+	while (r->issued < r->requests && r->outstanding < r->queue && !r->wb_n) {
 		if (sim_now(c) < r->next_issue) {
 			if (!r->timer_armed) {
 				cxl_event *t = sim_event_new(c);
@@ -272,32 +284,50 @@ static void try_issue(sim_comp *c, req *r)
 		}
 		if (r->next_read < 0)
 			draw_next(c, r);
-		if (!r->cr.n[r->next_read ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD])
+		int rd = r->next_read || r->cached;
+		if (!req__coh_hits(r) && !r->cr.n[rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD])
 			return; /* a credit arrival retries */
 		issue_one(c, r);
 	}
 }
 
+/* Access @s is answered (by memory or by the cache): measure it. */
+static void complete(sim_comp *c, req *r, uint32_t k, uint8_t hops)
+{
+	req_slot *s = &r->slot[k];
+
+	(*r->completed)++;
+	if (s->index >= r->warmup && s->issue >= r->warmup_time) {
+		sim_time lat = sim_now(c) - s->issue;
+		uint32_t h = hops / 2 < REQ_HOP_NAMES ? hops / 2 : REQ_HOP_NAMES;
+		stats_hist_add(s->write ? r->lat_write : r->lat_read, lat);
+		if (s->kind == REQ_ACCESS) {
+			CXL_ASSERT(r->by_hops[h]);
+			stats_hist_add(r->by_hops[h], lat);
+		}
+		(*(s->write ? r->writes : r->reads))++;
+		*r->bytes += CXL_LINE;
+		*r->hops_sum += hops;
+		*r->t_last = sim_now(c);
+	}
+	req__slot_free(r, k);
+}
+
 static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 {
 	const cxl_packet *p = &ev->pkt;
-	int read = p->mclass == CXL_VC_S2M_DRS;
 
-	CXL_ASSERT(p->pbr_dst == r->pbr && r->outstanding > 0);
+	CXL_ASSERT(p->pbr_dst == r->pbr && p->tag < r->queue);
 	cxl_grant(c, 0, p->mclass, 1);
-	r->outstanding--;
-	(*r->completed)++;
-	if (p->tag < r->warmup || p->issue < r->warmup_time)
+	req_slot *s = &r->slot[p->tag];
+	if (s->kind == REQ_WRITEBACK) {
+		req__slot_free(r, p->tag);
 		return;
-	sim_time lat = sim_now(c) - p->issue;
-	uint32_t k = p->hops / 2 < REQ_HOP_NAMES ? p->hops / 2 : REQ_HOP_NAMES;
-	stats_hist_add(read ? r->lat_read : r->lat_write, lat);
-	CXL_ASSERT(r->by_hops[k]);
-	stats_hist_add(r->by_hops[k], lat);
-	(*(read ? r->reads : r->writes))++;
-	*r->bytes += CXL_LINE;
-	*r->hops_sum += p->hops;
-	*r->t_last = sim_now(c);
+	}
+	CXL_ASSERT(s->kind == REQ_ACCESS);
+	if (p->mclass == CXL_VC_S2M_DRS)
+		req__coh_fill(c, r, s);
+	complete(c, r, p->tag, p->hops);
 }
 
 static void req_event(sim_comp *c, void *state, cxl_event *ev)
@@ -306,7 +336,13 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 
 	switch (ev->kind) {
 	case CXL_EV_PKT:
-		on_response(c, r, ev);
+		if (ev->pkt.mclass == CXL_VC_S2M_BISNP)
+			req__coh_bisnp(c, r, ev);
+		else
+			on_response(c, r, ev);
+		break;
+	case REQ_EV_HIT:
+		complete(c, r, ev->pkt.tag, 0);
 		break;
 	case CXL_EV_CREDIT:
 		cxl_credit_apply(&r->cr, ev);
@@ -317,6 +353,7 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
 	}
+	req__coh_drain(c, r);
 	try_issue(c, r);
 }
 
@@ -324,11 +361,15 @@ static void req_finish(sim_comp *c, void *state)
 {
 	req *r = state;
 
-	(void)c;
 	*r->out_end = r->outstanding;
 	*r->credits_end = cxl_credits_total(&r->cr);
+	req__coh_finish(c, r);
 	free(r->targets);
+	free(r->slot);
+	free(r->free_slot);
 	r->targets = NULL;
+	r->slot = NULL;
+	r->free_slot = NULL;
 }
 
 const model_ops cxl_host_ops = {

@@ -11,5 +11,6 @@ extern const model_ops cxl_host_ops;   /* type "host" */
 extern const model_ops cxl_accel_ops;  /* type "accel": the same model */
 extern const cfg_schema cxl_host_schema;
 extern const cfg_schema cxl_workload_schema;
+extern const cfg_schema cxl_host_cache_schema; /* host.cache.*: req_coh.c */
 
 #endif
