@@ -1,6 +1,8 @@
 /*
- * models/mem.h - the memory endpoint model (type-3 expander, simple DRAM
- * service) and its keys (`memory`); see mem.c for the contract.
+ * models/mem.h - the memory endpoint model (type-3 expander: controller
+ * latency, then the simple DRAM service model or the detailed DDR model of
+ * dram.h) and its keys (`memory`, `memory.dram`); see mem.c for the
+ * contract.
  */
 #ifndef CXL_MODELS_MEM_H
 #define CXL_MODELS_MEM_H
