@@ -15,7 +15,9 @@
  *     can never overflow a FIFO (an overflow is a broken invariant: panic);
  *   - the bus holds the credits its peers grant it (cr[p], from the
  *     CXL_EV_CREDIT events arriving on port p) and sends a packet of VC v
- *     out of port p only while cr[p].n[v] > 0, spending one;
+ *     out of port p only while cr[p].n[v] > 0, spending one (with
+ *     bus.refuse_on_full the far end of the wire checks and spends it when
+ *     the packet arrives, and refuses it without: bus_replay.c);
  *   - when a packet leaves its input FIFO and has been serialised, the bus
  *     returns one credit (VC v, count 1) over the port it came in on.
  *   Buffered packets are the events themselves (sim_event_keep); the FIFO
@@ -23,12 +25,12 @@
  *   allocated per packet.  The model API has no teardown hook, so an engine
  *   destroyed without sim_engine_collect (finish) leaks that one block.
  *
- * Transmitters: full duplex has one per direction; half duplex has one
- * shared by both directions and adds bus.turnaround whenever it sends in
- * the other direction than its previous packet (not before its first).
- * An idle transmitter picks, among the VCs of a direction whose FIFO head
- * can be sent (a credit is held towards the far port), the next one
- * round-robin after the VC it sent last in that direction.  Half duplex
+ * Transmitters (bus_tx.c): full duplex has one per direction; half duplex
+ * has one shared by both directions and adds bus.turnaround whenever it
+ * sends in the other direction than its previous packet (not before its
+ * first).  An idle transmitter picks, among the VCs of a direction whose
+ * FIFO head can be sent (a credit is held towards the far port), the next
+ * one round-robin after the VC it sent last in that direction.  Half duplex
  * tries the direction it did not send last first, so under load in both
  * directions it alternates packet by packet (fair, and the worst case for
  * turnaround).  Sending a packet of `size` payload bytes takes
@@ -39,6 +41,15 @@
  * the transmitter tries the next packet.  A packet or credit arrival wakes
  * an idle transmitter.  Idle latency of one packet from node to node:
  *     link(A) + ser_time + bus.latency + link(B).
+ *
+ * Data-link layer (bus_replay.c), off unless bus.replay_buffer > 0: PCIe's
+ * ACK/NAK protocol per direction - sequence numbers, a replay buffer of
+ * bus.replay_buffer TLPs, the replay timer (bus.replay_timeout, by default
+ * the spec formula, bus_replay_timeout()), coalesced ACKs (bus.ack_timer),
+ * NAKs for corrupted TLPs (bus.error_rate), ACK/NAK DLLPs on the reverse
+ * wire with priority over TLPs, and optionally the PCIe seed's
+ * refuse-on-full receiver (bus.refuse_on_full).  Off, the bus is exactly
+ * the plain model above: same events, same statistics, same results.
  *
  * Iso-bisection (topology.iso_bisection, fabric runs only): a bus joining
  * two switches serialises trunk_slowdown times slower (the fabric's
@@ -67,68 +78,35 @@
  * Parameters (keys below) live in the component state, read in init.
  *
  * Statistics, per direction d (= the port the packets came in on), counted
- * when a packet's serialisation ends: pkts_d<d> (packets sent),
- * wire_bytes_d<d> (header + payload bytes), payload_bytes_d<d>,
- * busy_ps_d<d> (serialisation plus turnaround, ps).  All are registered
- * in init; the finish hook sets queued_at_end (packets still held:
- * buffered or mid-serialisation) and credits_held_p0 / credits_held_p1
- * (sum over VCs of the credits held towards each port: equal to that
- * peer's grant when every credit is home).
+ * when a serialisation ends: pkts_d<d> (TLPs sent, replays included),
+ * wire_bytes_d<d> (their header + payload bytes), payload_bytes_d<d> (first
+ * transmissions only: goodput), busy_ps_d<d> (time wire d was busy:
+ * serialisation of TLPs and DLLPs plus turnaround, ps).  Without the
+ * data-link layer a packet is sent once and wire d carries no DLLP.  All
+ * are registered in init; the finish hook sets queued_at_end (packets
+ * still held: buffered, mid-serialisation, or never accepted from a replay
+ * buffer) and credits_held_p0 / credits_held_p1 (sum over VCs of the
+ * credits held towards each port: equal to that peer's grant when every
+ * credit is home).  The data-link layer adds its own statistics
+ * (bus_replay.c) only when it is on.
  * ESF's figures are derived from them by the system's summary writer, not
  * here: utility = busy_ps / elapsed time, transmission efficiency =
  * payload_bytes / wire_bytes.
  *
- * Not modelled: the PCIe data-link ACK/NAK replay buffer (no bit errors, no
- * replays), DLLP/UpdateFC bandwidth, SKP ordered sets, PCIe's per-type
- * header/data credits (credits here count packets per VC, as cxl_proto.h).
+ * Files: bus.c (this: keys, arithmetic, set-up, dispatch, end), bus_tx.c
+ * (transmitters), bus_replay.c (data-link layer), bus_int.h (their state).
+ *
+ * Not modelled: link retraining (counted only), UpdateFC DLLP bandwidth,
+ * SKP ordered sets, PCIe's per-type header/data credits (credits here
+ * count packets per VC, as cxl_proto.h).
  */
 #include "models/bus.h"
 
 #include <stdlib.h>
 
 #include "core/xmalloc.h"
-#include "models/cxl_proto.h"
-#include "models/evring.h"
+#include "models/bus_int.h"
 #include "models/fabric.h"
-
-enum { BUS_EV_TX_DONE = CXL_EV_MODEL }; /* self timer: dst_port = transmitter */
-enum { BUS_DUPLEX_FULL, BUS_DUPLEX_HALF }; /* bus.duplex choices */
-
-typedef struct bus_tx bus_tx;
-struct bus_tx {
-	cxl_event *cur; /* packet being serialised (kept), NULL when idle or cut through */
-	int busy;       /* 1 while a packet is being serialised */
-	sim_time span;  /* its busy time: serialisation + turnaround, ps */
-	uint8_t dir;    /* its direction (the port it came in on) */
-	uint8_t vc;     /* its VC */
-	uint16_t size;  /* its payload, B */
-};
-
-typedef struct bus bus;
-struct bus {
-	unsigned gen;             /* PCIe generation, 1..6 */
-	unsigned lanes;           /* link width, 1/2/4/8/16 */
-	enum bus_encoding enc;    /* bus.encoding */
-	uint32_t header;          /* wire bytes added to each payload, B */
-	int half;                 /* 1: one shared transmitter (half duplex) */
-	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
-	sim_time latency;         /* propagation added to each packet, ps */
-	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
-	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
-	cxl_credits cr[2];        /* credits held towards the peer on port p */
-	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
-	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
-	int last_dir;             /* direction of the last packet started, -1 none */
-	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
-	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
-	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
-	uint64_t *pkts[2];        /* stat pkts_d<d> */
-	uint64_t *wire[2];        /* stat wire_bytes_d<d>, B */
-	uint64_t *payload[2];     /* stat payload_bytes_d<d>, B */
-	uint64_t *busy[2];        /* stat busy_ps_d<d>, ps */
-	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
-	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
-};
 
 static const cfg_key bus_keys[] = {
 	{ "bus.gen", CFG_INT, "5", "1", "6", NULL,
@@ -147,6 +125,24 @@ static const cfg_key bus_keys[] = {
 	  "propagation added to every packet after serialisation (ESF Table III bus latency)" },
 	{ "bus.buffer", CFG_INT, "32", "1", "4096", NULL,
 	  "input buffer per direction and VC, packets (the credits granted to each peer)" },
+	{ "bus.replay_buffer", CFG_INT, "0", "0", "2047", NULL,
+	  "data-link layer: TLPs held per direction until ACKed (PCIe seed: 4); 0 = off, "
+	  "the plain bus (no sequence numbers, DLLPs or replays)" },
+	{ "bus.replay_timeout", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "replay timer; 0ps = the spec: 3 x ((64 + 28) x AckFactor / lanes + internal delay) "
+	  "symbol times; flit mode 3 x the Ack/Nak target (150-240 ns)" },
+	{ "bus.ack_timer", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "least time between two ACKs of the ACK timer; 0ps = replay timeout / 3 (use 1ps to "
+	  "ACK every TLP at once)" },
+	{ "bus.internal_delay", CFG_INT, "-1", "-1", "100000", NULL,
+	  "InternalDelay of the replay-timer formula, symbol times; -1 = the spec's 19/70/115 "
+	  "for 2.5/5/>=8 GT/s; 0 = the PCIe seed's model" },
+	{ "bus.error_rate", CFG_FLOAT, "0", "0", "1", NULL,
+	  "probability that a TLP arrives corrupted (discarded, NAKed, replayed); needs "
+	  "replay_buffer > 0" },
+	{ "bus.refuse_on_full", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "PCIe seed: send without waiting for the far node's credits; a TLP arriving when the "
+	  "bus holds none is refused (no ACK) and replayed on timeout; needs replay_buffer > 0" },
 };
 
 const cfg_schema cxl_bus_schema = {
@@ -215,107 +211,52 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
 	return (top + bottom - 1) / bottom;
 }
 
-/* --- transmission ------------------------------------------------------- */
-
-/* pick_vc - the next VC of direction @d round-robin whose head can go; -1 if none. */
-static int pick_vc(const bus *b, int d)
-{
-	for (int k = 0; k < CXL_NVC; k++) {
-		int v = (b->rr[d] + k) % CXL_NVC;
-		if (b->q[d][v].n && b->cr[1 - d].n[v])
-			return v;
-	}
-	return -1;
-}
+/* --- replay-timer arithmetic (bus.h) ----------------------------------- */
 
 /*
- * pick - choose the direction *@d and VC *@v of the next packet of
- * transmitter @t; 0 if nothing can be sent.  Half duplex tries the
- * direction it did not send last first.
+ * ack_factor10 - the AckFactor x 10 for @mps bytes and @lanes lanes
+ * (link-reference §4; MPS below 128 B uses the 128/256 B row).
  */
-static int pick(const bus *b, int t, int *d, int *v)
+static uint32_t ack_factor10(uint32_t mps, unsigned lanes)
 {
-	int first = b->half ? (b->last_dir < 0 ? 0 : 1 - b->last_dir) : t;
-
-	for (int k = 0; k < (b->half ? 2 : 1); k++) {
-		*d = k ? 1 - first : first;
-		*v = pick_vc(b, *d);
-		if (*v >= 0)
-			return 1;
-	}
-	return 0;
+	if (mps <= 256)
+		return lanes <= 4 ? 14 : lanes <= 8 ? 25 : 30;
+	return lanes <= 8 ? 10 : 20;
 }
 
-/*
- * tx_start - if transmitter @t is idle and a packet can go, take it from
- * its FIFO, spend a credit towards the far port and arm the completion
- * timer.  @timer is an event the caller owns that may serve as the timer
- * (the handled BUS_EV_TX_DONE), or NULL to allocate one when needed.
+/**
+ * bus_acknak_symbols - AckNak_LATENCY in symbol times (bus.h).
+ * @mps: max payload, B; @gen: 1..6 (rate for the internal delay);
+ * @lanes: >= 1; @internal_delay: symbol times, or -1 for the spec's.
  */
-static void tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
+uint32_t bus_acknak_symbols(uint32_t mps, unsigned gen, unsigned lanes, int internal_delay)
 {
-	bus_tx *tx = &b->tx[t];
-	int d, v;
+	uint32_t delay = (uint32_t)internal_delay;
 
-	if (tx->busy || !pick(b, t, &d, &v))
-		return;
-	cxl_event *ev = evring_pop(&b->q[d][v]);
-	b->cr[1 - d].n[v]--;
-	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
-	sim_time ser = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header + ev->pkt.size);
-	tx->span = ser;
-	if (b->half && b->last_dir >= 0 && b->last_dir != d)
-		tx->span += b->turnaround;
-	b->last_dir = d;
-	tx->busy = 1;
-	tx->dir = (uint8_t)d;
-	tx->vc = (uint8_t)v;
-	tx->size = ev->pkt.size;
-	tx->cur = ev;
-	if (b->cut[1 - d]) {
-		/* cut-through: the far switch takes the packet once its header is over */
-		sim_time head = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header);
-		ev->pkt.hops++;
-		sim_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency);
-		tx->cur = NULL;
-	}
-	if (!timer)
-		timer = sim_event_new(c);
-	timer->kind = BUS_EV_TX_DONE;
-	timer->dst_port = (uint16_t)t;
-	sim_send_self(c, timer, tx->span);
+	if (!lanes)
+		CXL_PANIC("bus_acknak_symbols: 0 lanes");
+	if (internal_delay < 0)
+		delay = gen <= 1 ? 19 : gen == 2 ? 70 : 115;
+	return (uint32_t)((uint64_t)(mps + BUS_TLP_OVERHEAD) * ack_factor10(mps, lanes) /
+			  (10u * lanes)) + delay;
 }
 
-/* tx_tid - the transmitter that serves direction @d. */
-static int tx_tid(const bus *b, int d)
-{
-	return b->half ? 0 : d;
-}
-
-/*
- * tx_done - the packet of transmitter @t is on the wire: count it, send it
- * out of the far port after bus.latency, return its input credit, and start
- * the next packet (re-using the timer event @timer).
+/**
+ * bus_replay_timeout - the default replay timeout in ps (bus.h): 3 x the
+ * AckNak latency for 64 B payloads in symbol times of the line code, or in
+ * flit mode 3 x the spec's Ack/Nak target for the width.
+ * @gen: 1..6; @lanes: 1..16; @enc: encoding; @internal_delay: as above.
  */
-static void tx_done(sim_comp *c, bus *b, int t, cxl_event *timer)
+sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
+			    int internal_delay)
 {
-	bus_tx *tx = &b->tx[t];
-	cxl_event *ev = tx->cur;
-
-	CXL_ASSERT(tx->busy);
-	int d = tx->dir;
-	tx->busy = 0;
-	tx->cur = NULL;
-	(*b->pkts[d])++;
-	*b->wire[d] += b->header + tx->size;
-	*b->payload[d] += tx->size;
-	*b->busy[d] += tx->span;
-	if (ev) { /* store-and-forward: the whole packet is over */
-		ev->pkt.hops++;
-		sim_send_port(c, ev, (uint16_t)(1 - d), b->latency);
+	if (enc == BUS_ENC_FLIT || (enc == BUS_ENC_AUTO && gen >= 6)) {
+		sim_time target = lanes >= 16 ? 50 : lanes >= 8 ? 52 : lanes >= 4 ? 56 :
+				  lanes >= 2 ? 64 : 80;
+		return 3 * target * 1000;
 	}
-	cxl_grant(c, (uint16_t)d, tx->vc, 1);
-	tx_start(c, b, t, timer);
+	uint32_t sym = 3 * bus_acknak_symbols(CXL_LINE, gen, lanes, internal_delay);
+	return bus_ser_time(gen, 1, enc, sym); /* one byte on one lane = one symbol */
 }
 
 /* --- arrivals -------------------------------------------------------------- */
@@ -333,7 +274,7 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 			  c->name, d, v, b->buffer);
 	sim_event_keep(c, ev);
 	evring_push(f, ev);
-	tx_start(c, b, tx_tid(b, d), NULL);
+	bus__tx_start(c, b, bus__tid(b, d), NULL);
 }
 
 /* on_credit - credits from the peer on port p: wake the transmitter sending out of p. */
@@ -343,7 +284,7 @@ static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
 
 	CXL_ASSERT(p < 2);
 	cxl_credit_apply(&b->cr[p], ev);
-	tx_start(c, b, tx_tid(b, 1 - p), NULL);
+	bus__tx_start(c, b, bus__tid(b, 1 - p), NULL);
 }
 
 static void bus_event(sim_comp *c, void *state, cxl_event *ev)
@@ -359,10 +300,10 @@ static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 		break;
 	case BUS_EV_TX_DONE:
 		CXL_ASSERT(ev->dst_port < 2);
-		tx_done(c, b, ev->dst_port, ev);
+		bus__tx_done(c, b, ev->dst_port, ev);
 		break;
 	default:
-		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
+		bus__replay_event(c, b, ev);
 	}
 }
 
@@ -425,8 +366,10 @@ static void fabric_params(const sim_comp *c, bus *b)
 
 /*
  * bus_init - read the parameters, check the two ports, allocate the FIFOs,
- * register statistics and grant bus.buffer credits per VC on both ports.
- * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked ports.
+ * register statistics, set up the data-link layer (bus_replay.c) and grant
+ * bus.buffer credits per VC on both ports.
+ * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked
+ * ports; refuse_on_full or error_rate without a replay buffer.
  */
 static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
@@ -447,8 +390,16 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	b->last_dir = -1;
 	fabric_params(c, b);
 	register_stats(c, b);
+	rc = bus__replay_init(c, b, cf, err);
+	if (rc)
+		goto free_slots;
 	cxl_grant_all_ports(c, (uint16_t)b->buffer);
 	return 0;
+
+free_slots:
+	free(b->slots);
+	b->slots = NULL;
+	return rc;
 }
 
 /* drop - free the packets still held; returns how many there were. */
@@ -469,14 +420,17 @@ static uint64_t drop(sim_comp *c, bus *b)
 	return n;
 }
 
-/* bus_finish - the end-of-run counters; releases the held packets and the FIFOs. */
+/*
+ * bus_finish - the end-of-run counters; releases the held packets, the
+ * FIFOs and the replay buffers.
+ */
 static void bus_finish(sim_comp *c, void *state)
 {
 	bus *b = state;
 
 	*b->held_end[0] = cxl_credits_total(&b->cr[0]);
 	*b->held_end[1] = cxl_credits_total(&b->cr[1]);
-	*b->queued_end = drop(c, b);
+	*b->queued_end = drop(c, b) + bus__replay_finish(c, b);
 	free(b->slots);
 	b->slots = NULL;
 }

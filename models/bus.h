@@ -17,6 +17,21 @@
  * (2500, 5000, 8000, 16000, 32000, 64000 for gen 1..6) and num/den the
  * efficiency of the encoding (bus_efficiency()).  All integer: no overflow
  * for any 32-bit @bytes (2^32 * 8 * 10^6 * 80 < 2^64).
+ *
+ * Replay timer of the optional data-link layer (bus.replay_buffer > 0,
+ * bus_replay.c), PCIe <= 3.x non-simplified form (link-reference §4):
+ *     AckNak_LATENCY = floor((MPS + 28) * AckFactor / lanes) + InternalDelay
+ *     REPLAY_TIMER   = 3 * AckNak_LATENCY                      symbol times
+ * with MPS = 64 B (the data-path's cache line), AckFactor 1.4 (x1-x4),
+ * 2.5 (x8), 3.0 (x12-x16) for MPS <= 256 B (1.0 / 2.0 from 512 B),
+ * InternalDelay 19 / 70 / 115 symbol times at 2.5 / 5 / >= 8 GT/s, and a
+ * symbol time = one byte on one lane including the line code (4 ns at
+ * gen 1, 2 ns at gen 2, 1.015625 ns at gen 3).  The floor reproduces the
+ * spec's Ack latency tables.  Flit mode has no such formula (its replay
+ * schedule counts flits); there the default is 3 x the spec's
+ * recommended Ack/Nak turnaround, 80/64/56/52/50 ns for x1/x2/x4/x8/x16.
+ * Example: gen 2 x8: floor(92 * 2.5 / 8) + 70 = 98; x3 = 294 symbols =
+ * 588 ns.
  */
 #ifndef CXL_MODELS_BUS_H
 #define CXL_MODELS_BUS_H
@@ -38,6 +53,8 @@ enum bus_encoding {
 #define BUS_GEN_MAX 6       /* highest PCIe generation modelled (64 GT/s) */
 #define BUS_FLIT_BYTES 256  /* bytes of a PCIe 6.x flit on the wire */
 #define BUS_FLIT_TLP 236    /* TLP bytes a flit carries (the rest: DLP, CRC, FEC) */
+#define BUS_DLLP_BYTES 8    /* an ACK/NAK DLLP on the wire: 6 B + 2 B framing (non-flit) */
+#define BUS_TLP_OVERHEAD 28 /* "TLPOverhead" of the timer formulas, symbols */
 
 /* The bus model ("bus") and its keys (schema "bus", keys bus.*). */
 extern const model_ops cxl_bus_ops;
@@ -69,5 +86,25 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
  * A generation outside 1..6 or 0 lanes is a programming error (panic).
  */
 sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes);
+
+/**
+ * bus_acknak_symbols - AckNak_LATENCY in symbol times for a max payload of
+ * @mps bytes on @lanes lanes (>= 1, panics on 0) of generation @gen:
+ * floor((@mps + 28) * AckFactor / @lanes) + InternalDelay, where the
+ * internal delay is @internal_delay symbol times, or for -1 the spec's
+ * value for the rate of @gen (19, 70, 115).
+ * Example: 128 B, gen 2, x8 -> 48 + 70 = 118 (the spec's table value).
+ */
+uint32_t bus_acknak_symbols(uint32_t mps, unsigned gen, unsigned lanes, int internal_delay);
+
+/**
+ * bus_replay_timeout - the default replay timeout of a bus of generation
+ * @gen (1..6), @lanes lanes (1..16) and encoding @enc, in ps (rounded up):
+ * 3 x bus_acknak_symbols(64, ...) symbol times, or in flit mode 3 x the
+ * Ack/Nak target (see the top of this file).  @internal_delay as above
+ * (ignored in flit mode).  Example: gen 2 x8, -1 -> 588000 ps.
+ */
+sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
+			    int internal_delay);
 
 #endif
