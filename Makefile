@@ -6,6 +6,7 @@
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (alias: make sanitize)
 #   make bench      benchmarks (medians over runs); see test/bench/
 #   make check-headers     compile every header alone
+#   make fuzz       libFuzzer on the .cxt reader for FUZZ_TIME seconds (default 600; clang)
 #   make clean
 #
 # Switches: SANITIZE=1 (or a list such as SANITIZE=address,undefined), V=1 verbose.
@@ -42,15 +43,17 @@ else
 Q := @
 endif
 
-LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c) $(wildcard partition/*.c)
+LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c) $(wildcard partition/*.c) \
+	$(filter-out traces/trc_main.c,$(wildcard traces/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/partition/*.c)
+UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/partition/*.c test/traces/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := $(wildcard test/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
-HEADERS := $(wildcard core/*.h models/*.h partition/*.h)
+HEADERS := $(wildcard core/*.h models/*.h partition/*.h traces/*.h)
 
 CXLFAB := $(BUILD)/bin/cxlfab
+CXLFAB_TRACE := $(BUILD)/bin/cxlfab-trace
 UNIT := $(BUILD)/test/unit
 
 export OMPI_ALLOW_RUN_AS_ROOT := 1
@@ -59,7 +62,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism := none
 export OMPI_MCA_rmaps_base_oversubscribe := 1
 export OMPI_MCA_orte_execute_quiet := 1
 
-.PHONY: all deps build run test sanitize bench check-headers clean _build _run _test _bench
+.PHONY: all deps build run test sanitize bench check-headers clean fuzz _build _run _test _bench
 .DEFAULT_GOAL := all
 
 all: deps
@@ -88,9 +91,13 @@ sanitize: deps
 bench: deps
 	$(Q)$(MAKE) _bench
 
-_build: $(CXLFAB) bin/cxlfab
+_build: $(CXLFAB) bin/cxlfab $(CXLFAB_TRACE) bin/cxlfab-trace
 
 bin/cxlfab: $(CXLFAB)
+	@mkdir -p bin
+	$(Q)cp $< $@
+
+bin/cxlfab-trace: $(CXLFAB_TRACE)
 	@mkdir -p bin
 	$(Q)cp $< $@
 
@@ -99,16 +106,21 @@ _run: _build
 	$(Q)echo "--- summary (out/spine_leaf/stats.json) ---"
 	$(Q)sed -n '/"summary"/,/^  }/p' out/spine_leaf/stats.json
 
-_test: $(CXLFAB) $(UNIT)
+_test: $(CXLFAB) $(CXLFAB_TRACE) $(UNIT)
 	$(Q)echo "=== unit tests ($(VARIANT)) ==="
 	$(Q)$(UNIT)
 	$(Q)echo "=== integration tests ($(VARIANT)) ==="
-	$(Q)CXLFAB=$(CXLFAB) SANITIZE="$(SANITIZE)" test/integration/run.sh
+	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) SANITIZE="$(SANITIZE)" test/integration/run.sh
 
-_bench: $(CXLFAB) $(BENCH_BIN)
-	$(Q)CXLFAB=$(CXLFAB) BENCH_DIR=$(BUILD)/bench test/bench/run.sh
+_bench: $(CXLFAB) $(CXLFAB_TRACE) $(BENCH_BIN)
+	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) BENCH_DIR=$(BUILD)/bench test/bench/run.sh
 
 $(CXLFAB): $(BUILD)/core/main.o $(BUILD)/libcxlfab.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(CXLFAB_TRACE): $(BUILD)/traces/trc_main.o $(BUILD)/libcxlfab.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -152,6 +164,23 @@ check-headers: deps
 	  printf '#include "%s"\n' $$h | $(CC) $(CFLAGS) -x c -fsyntax-only - || exit 1; \
 	done; echo "all $(words $(HEADERS)) headers compile alone"
 
+# libFuzzer on the .cxt reader (test/fuzz/trc_fuzz.c): clang, ASan + UBSan, the
+# trace library and the core files it needs compiled straight from source.  The
+# corpus grows in build/fuzz/corpus, seeded from traces/samples and the
+# regression inputs in test/traces/corpus; crashes land in build/fuzz/ (copy
+# them to test/traces/corpus/, where the unit tests replay them).
+FUZZ_TIME ?= 600
+FUZZ_CC ?= clang
+FUZZ_SRC := test/fuzz/trc_fuzz.c $(filter-out traces/trc_main.c,$(wildcard traces/*.c)) \
+	core/err.c core/xmalloc.c core/stime.c
+fuzz:
+	@mkdir -p build/fuzz/corpus
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o build/fuzz/trc_fuzz $(FUZZ_SRC) -lz -lm
+	$(Q)cd build/fuzz && ./trc_fuzz -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
+		-print_final_stats=1 corpus ../../traces/samples ../../test/traces/corpus
+
 clean:
 	rm -rf build bin out
 
@@ -160,4 +189,4 @@ FORCE:
 # keep objects of pattern-built programs (bench) between runs
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/traces/trc_main.d

@@ -105,3 +105,44 @@ if [ -x "${BENCH_DIR:-}/evq_bench" ]; then
 	echo "Pending-event set: hold model on the PHOLD delay distribution (test/bench/evq_bench.c)"
 	"$BENCH_DIR/evq_bench"
 fi
+
+# --- .cxt traces (traces/, test/bench/trace_bench.c) ---
+# Decode throughput of the streaming reader on synthetic traces (median of
+# RUNS), then for each ESF trace in ESF_TRACES (default
+# /work/shared/traces/esf, never copied into the repo): the .cxt size
+# against gzip -9 of the same text, and decode throughput.
+# Environment: CXLFAB_TRACE (tool), ESF_TRACES (folder of *.trace).
+CXLFAB_TRACE=${CXLFAB_TRACE:-$root/bin/cxlfab-trace}
+ESF_TRACES=${ESF_TRACES:-/work/shared/traces/esf}
+if [ -x "${BENCH_DIR:-}/trace_bench" ] && [ -x "$CXLFAB_TRACE" ]; then
+	echo
+	echo "Trace decode, synthetic traces (test/bench/trace_bench.c), median of $RUNS runs"
+	"$BENCH_DIR/trace_bench" --reps "$RUNS" | tee "$out/trace_synth"
+	worst=$(awk '$2 == "next" { print $3 }' "$out/trace_synth" | sort -g | head -1)
+	worst_cpu=$(awk '$2 == "next" { print $(NF - 3) }' "$out/trace_synth" | sort -g | head -1)
+	echo "target: >= 20 M records/s decode (one core) ... next() per record, worst trace:" \
+		"$worst M/s wall, $worst_cpu M per CPU-s" \
+		"($(awk -v a="$worst_cpu" 'BEGIN { print (a >= 20) ? "met" : "MISSED" }'), judged on CPU time:" \
+		"the machine is shared, wall time counts other jobs)"
+	echo
+	if ls "$ESF_TRACES"/*.trace > /dev/null 2>&1; then
+		echo "ESF traces ($ESF_TRACES): .cxt vs gzip -9 of the text, decode median of $RUNS runs"
+		printf '%-22s %8s %10s %10s %10s %9s %14s\n' trace records text_B gzip9_B cxt_B cxt/gz "M rec/s wall/CPU"
+		for f in "$ESF_TRACES"/*.trace; do
+			name=$(basename "$f" .trace)
+			"$CXLFAB_TRACE" convert -q "$f" "$out/$name.cxt" || exit 1
+			"$CXLFAB_TRACE" cat "$out/$name.cxt" | cmp -s - "$f" || echo "  $name: round trip differs!"
+			gz=$(gzip -9c "$f" | wc -c); cxt=$(stat -c %s "$out/$name.cxt")
+			rate=$("$BENCH_DIR/trace_bench" --reps "$RUNS" "$out/$name.cxt" | awk '{ print $3 "/" $(NF - 3) }')
+			printf '%-22s %8d %10d %10d %10d %9.3f %14s\n' "$name" "$(wc -l < "$f")" \
+				"$(stat -c %s "$f")" "$gz" "$cxt" "$(awk -v a="$cxt" -v b="$gz" 'BEGIN { print a / b }')" \
+				"$rate"
+			echo "$cxt $gz" >> "$out/esf_sizes"
+		done
+		ratio=$(awk '{ c += $1; g += $2 } END { printf "%.3f", c / g }' "$out/esf_sizes")
+		echo "target: .cxt <= 0.5x gzip -9 of the ESF text ... ${ratio}x over all ESF traces" \
+			"($(awk -v r="$ratio" 'BEGIN { print (r <= 0.5) ? "met" : "MISSED" }'))"
+	else
+		echo "ESF traces: $ESF_TRACES/*.trace not found, compression vs gzip -9 skipped"
+	fi
+fi

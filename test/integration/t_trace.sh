@@ -1,0 +1,246 @@
+# t_trace.sh - bin/cxlfab-trace end to end: text -> .cxt -> text is
+# byte-identical for every importer (and gzip input); every kind of damage
+# (truncation, flipped byte in header / block header / block data, wrong
+# magic, record count disagreeing with the blocks, time going back) is
+# exit 2 with one line "cxlfab-trace: error: FILE: record N: ..."; info
+# numbers of generated traces; gen, split, the samples and --help.
+# Self-contained: traces are generated here or taken from traces/samples.
+
+ROOT=$(cd "$CONFIGS/.." && pwd)
+TR=${CXLFAB_TRACE:-bin/cxlfab-trace}
+case $TR in /*) ;; *) TR=$ROOT/$TR ;; esac
+SAMPLES=$ROOT/traces/samples
+
+tr_() { timeout "$TIMEOUT" "$TR" "$@"; }
+
+# trace_error PATTERN ARGS... : exit 2, one line on stderr matching
+# "cxlfab-trace: error: PATTERN", nothing on stdout but what came before
+trace_error() {
+	local pat=$1; shift
+	tr_ "$@" > stdout 2> stderr
+	local rc=$?
+	[ "$rc" = 2 ] || fail "exit $rc (expected 2) for: $*" || { cat stderr; return 1; }
+	[ "$(grep -c . stderr)" = 1 ] || fail "not one line on stderr for: $*" || { cat stderr; return 1; }
+	grep -Eq "^cxlfab-trace: error: $pat" stderr || fail "'$(cat stderr)' does not match '$pat'"
+}
+
+# field FILE KEY : the value after "KEY:" in `info` output
+field() { sed -n "s/^$2: *//p" "$1" | head -1; }
+
+# block_off FILE K : byte offset of block K (0-based) of a .cxt file
+block_off() { tr_ info --blocks "$1" | awk -v k="$2" '$1 == "block" && $2 != "offset" { if (n++ == k) print $2 }'; }
+
+# flip FILE OFFSET : invert one byte in place
+flip() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( b ^ 255 )))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# two-block-plus trace: 250 records in blocks of 100
+gen250() { tr_ gen t.cxt --pattern random --records 250 --read-ratio 0.5 --interval 1ns --block-records 100 "$@"; }
+
+test_help_and_usage() {
+	tr_ --help > out || fail "--help exit $?" || return 1
+	for c in convert cat info gen split; do
+		grep -q "^  $c " out || fail "--help lacks $c" || return 1
+		tr_ "$c" --help > h || fail "$c --help exit $?" || return 1
+		grep -q "^usage: cxlfab-trace $c" h || fail "$c --help has no usage line" || return 1
+	done
+	tr_ gen --help | grep -q -- "--hot-footprint" || fail "gen --help lacks --hot-footprint" || return 1
+	tr_ --version | grep -q '^cxlfab-trace ' || fail "--version" || return 1
+	trace_error 'unknown command "frob"' frob || return 1
+	trace_error 'gen: unknown option --recs \(see cxlfab-trace gen --help\)' gen x.cxt --recs 5 || return 1
+	trace_error 'convert: expected 2 arguments, got 1' convert a || return 1
+	trace_error '--records x: not an unsigned integer' gen x.cxt --records x || return 1
+	tr_ > /dev/null 2>&1; [ $? = 2 ] || fail "no arguments: exit is not 2"
+}
+
+test_round_trip_esf() {
+	tr_ convert "$SAMPLES/esf-small.trace" e.cxt > out 2> err || fail "convert exit $?" || return 1
+	[ ! -s err ] || fail "canonical sample gave a note: $(cat err)" || return 1
+	grep -q '2000 records' out || fail "convert summary: $(cat out)" || return 1
+	tr_ cat e.cxt | cmp - "$SAMPLES/esf-small.trace" || fail "ESF round trip differs" || return 1
+	# the same with delays instead of absolute ticks
+	tr_ cat --to esf --esf-ticks delay e.cxt > d.trace || return 1
+	tr_ convert -q --esf-ticks delay d.trace d.cxt || return 1
+	tr_ cat d.cxt | cmp - d.trace || fail "ESF delay round trip differs"
+}
+
+test_round_trip_dramsim3() {
+	tr_ convert -q --clock 625ps "$SAMPLES/dramsim3-small.trace" d.cxt || return 1
+	tr_ cat d.cxt | cmp - "$SAMPLES/dramsim3-small.trace" || fail "DRAMsim3 round trip differs" || return 1
+	tr_ info d.cxt > i || return 1
+	field i origin | grep -q '^dramsim3 (clock 625ps)' || fail "origin: $(field i origin)"
+}
+
+test_round_trip_csv() {
+	tr_ convert -q "$SAMPLES/csv-small.csv" c.cxt || return 1
+	tr_ cat c.cxt | cmp - "$SAMPLES/csv-small.csv" || fail "CSV round trip differs" || return 1
+	printf 'op,time_ns,size,address\nR,1,64,0x40\nW,2,8,0x41\n' > o.csv
+	tr_ convert -q o.csv o.cxt && tr_ cat o.cxt | cmp - o.csv || fail "CSV with other column order differs"
+}
+
+test_round_trip_gzip_input() {
+	gzip -9c "$SAMPLES/esf-small.trace" > e.trace.gz
+	tr_ convert -q e.trace.gz e.cxt || return 1
+	tr_ cat e.cxt | cmp - "$SAMPLES/esf-small.trace" || fail "gzip input round trip differs" || return 1
+	gzip -9c "$SAMPLES/csv-small.csv" | tr_ convert -q - c.cxt || fail "gzip from stdin" || return 1
+	tr_ cat c.cxt | cmp - "$SAMPLES/csv-small.csv" || fail "gzip stdin round trip differs"
+}
+
+test_round_trip_generated_through_every_text_format() {
+	tr_ gen g.cxt --pattern hotcold --records 5000 --read-ratio 0.5 --interval 2ns || return 1
+	for f in esf dramsim3 csv; do
+		tr_ cat --to "$f" g.cxt > g.$f || return 1
+		tr_ convert -q g.$f g2.cxt || fail "$f: convert" || return 1
+		tr_ cat g2.cxt | cmp - g.$f || fail "$f: text round trip differs" || return 1
+		tr_ cat --to csv g2.cxt | cmp - <(tr_ cat --to csv g.cxt) || fail "$f: records differ" || return 1
+	done
+}
+
+test_noncanonical_is_normalised_or_refused() {
+	printf '0X40 r 0\r\n0x0080  W 3\n\n0xC0 R 3' > n.trace
+	tr_ convert n.trace n.cxt > out 2> err || fail "convert exit $?" || return 1
+	grep -q "note: n.trace: 4 lines not in canonical form (first: line 1)" err || fail "note: $(cat err)" || return 1
+	printf '0x40 R 0\n0x80 W 3\n0xc0 R 3\n' | cmp - <(tr_ cat n.cxt) || fail "normalised text differs" || return 1
+	trace_error 'n.trace:1: not in canonical form \(--strict; 4 such lines\)' convert --strict n.trace s.cxt || return 1
+	[ ! -e s.cxt ] || fail "--strict left an output"
+}
+
+test_convert_errors_name_the_line() {
+	printf '0x40 R 0\n0x80 W 0\n0xzz R 0\n' > b.trace
+	trace_error 'b.trace:3: bad address "0xzz"' convert b.trace b.cxt || return 1
+	[ ! -e b.cxt ] || fail "output left after an error" || return 1
+	printf '0x40 R 7\n0x80 W 3\n' > u.trace
+	trace_error 'u.trace:2: time 3000 ps is before the previous record.s 7000 ps' convert u.trace u.cxt || return 1
+	printf 'cycle,addr,op\n1,0x40,R\n' > c.csv
+	trace_error 'c.csv:1: column time or cycle has no unit' convert c.csv c.cxt || return 1
+	trace_error 'nope.trace: cannot open' convert nope.trace x.cxt || return 1
+	tr_ gen g.cxt --records 3 || return 1
+	trace_error 'g.cxt:1: this is a .cxt trace already' convert g.cxt x.cxt
+}
+
+test_info_numbers_for_generated_trace() {
+	tr_ gen s.cxt --pattern stream --records 10000 --footprint 256K --read-ratio 0 --interval 5ns || return 1
+	tr_ info s.cxt > i || return 1
+	[ "$(field i records)" = 10000 ] || fail "records $(field i records)" || return 1
+	[ "$(field i reads)" = 0 ] || fail "reads $(field i reads)" || return 1
+	[ "$(field i writes)" = 10000 ] || fail "writes $(field i writes)" || return 1
+	[ "$(field i footprint)" = "4096 lines (262144 bytes)" ] || fail "footprint $(field i footprint)" || return 1
+	[ "$(field i bytes)" = 640000 ] || fail "bytes $(field i bytes)" || return 1
+	[ "$(field i time)" = "first 0ps, last 49.995us, span 49.995us" ] || fail "time $(field i time)" || return 1
+	[ "$(field i blocks)" = "3 (up to 4096 records each)" ] || fail "blocks $(field i blocks)" || return 1
+	size=$(stat -c %s s.cxt)
+	field i "file size" | grep -q "^$size bytes" || fail "file size $(field i 'file size') vs $size" || return 1
+	awk -v s="$size" -v r="$(field i compression | cut -dx -f1)" \
+		'BEGIN { exit !(r > 0 && (210000 / s - r) ^ 2 < 0.0001) }' || fail "compression $(field i compression)" || return 1
+	# random: all reads, footprint bounded by the option
+	tr_ gen r.cxt --records 20000 --footprint 64K --read-ratio 1 || return 1
+	tr_ info r.cxt > j || return 1
+	[ "$(field j reads)" = 20000 ] || fail "reads $(field j reads)" || return 1
+	[ "$(field j footprint)" = "1024 lines (65536 bytes)" ] || fail "random footprint $(field j footprint)"
+}
+
+test_gen_is_deterministic() {
+	tr_ gen a.cxt --pattern hotcold --records 3000 --seed 9 --read-ratio 0.3 || return 1
+	tr_ gen b.cxt --pattern hotcold --records 3000 --seed 9 --read-ratio 0.3 || return 1
+	tr_ gen c.cxt --pattern hotcold --records 3000 --seed 10 --read-ratio 0.3 || return 1
+	cmp -s a.cxt b.cxt || fail "same seed, different files" || return 1
+	! cmp -s a.cxt c.cxt || fail "different seeds, same file"
+}
+
+test_samples_are_reproducible() {
+	CXLFAB_TRACE=$TR "$SAMPLES/make.sh" s || fail "make.sh exit $?" || return 1
+	for f in "$SAMPLES"/*.cxt "$SAMPLES"/*.trace "$SAMPLES"/*.csv; do
+		cmp -s "$f" "s/$(basename "$f")" || fail "$(basename "$f") differs from make.sh output" || return 1
+	done
+	[ "$(du -cb "$SAMPLES" | tail -1 | cut -f1)" -le 1048576 ] || fail "samples above 1 MB"
+}
+
+test_damage_truncated() {
+	gen250 || return 1
+	local b1 size
+	b1=$(block_off t.cxt 1); size=$(stat -c %s t.cxt)
+	head -c $((b1 + 40)) t.cxt > cut.cxt
+	trace_error 'cut.cxt: record 100: truncated block' cat cut.cxt || return 1
+	head -c "$b1" t.cxt > cut.cxt
+	trace_error 'cut.cxt: record 100: file ends after 100 of 250 records \(truncated\)' info cut.cxt || return 1
+	head -c $((size - 1)) t.cxt > cut.cxt
+	trace_error 'cut.cxt: record 200: truncated block' cat cut.cxt || return 1
+	head -c 20 t.cxt > cut.cxt
+	trace_error 'cut.cxt: record 0: truncated header' cat cut.cxt
+}
+
+test_damage_flipped_byte() {
+	gen250 || return 1
+	local b1 b2
+	b1=$(block_off t.cxt 1); b2=$(block_off t.cxt 2)
+	cp t.cxt f.cxt; flip f.cxt $((b1 + 50))
+	trace_error 'f.cxt: record 100: block checksum mismatch' cat f.cxt || return 1
+	trace_error 'f.cxt: record 100: block checksum mismatch' info f.cxt || return 1
+	cp t.cxt f.cxt; flip f.cxt $((b2 - 1))
+	trace_error 'f.cxt: record 100: block checksum mismatch' cat f.cxt || return 1
+	cp t.cxt f.cxt; flip f.cxt $((b2 + 9))
+	trace_error 'f.cxt: record 200: block header checksum mismatch' cat f.cxt || return 1
+	cp t.cxt f.cxt; flip f.cxt 17
+	trace_error 'f.cxt: record 0: header checksum mismatch' cat f.cxt || return 1
+	cp t.cxt f.cxt; flip f.cxt 100
+	trace_error 'f.cxt: record 0: block checksum mismatch' split f.cxt 'p%d.cxt' --hosts 2 || return 1
+	[ ! -e p0.cxt ] || fail "split left an output after damage"
+}
+
+test_damage_wrong_magic() {
+	gen250 || return 1
+	cp t.cxt m.cxt; flip m.cxt 1
+	trace_error 'm.cxt: record 0: not a .cxt file \(bad magic\)' cat m.cxt || return 1
+	trace_error "$SAMPLES/esf-small.trace: record 0: not a .cxt file \\(bad magic\\)" info "$SAMPLES/esf-small.trace"
+}
+
+test_damage_count_disagrees() {
+	gen250 || return 1
+	local b2
+	b2=$(block_off t.cxt 2)
+	# a block appended after the last record
+	{ cat t.cxt; tail -c +$((b2 + 1)) t.cxt; } > x.cxt
+	trace_error 'x.cxt: record 250: data after the last record \(the header says 250 records\)' cat x.cxt || return 1
+	# the header announces more records than the blocks hold
+	head -c "$b2" t.cxt > y.cxt
+	trace_error 'y.cxt: record 200: file ends after 200 of 250 records' info y.cxt
+}
+
+test_damage_time_goes_back() {
+	# same record indices, valid checksums; block 1 of z starts at time 0
+	tr_ gen t.cxt --records 300 --interval 1ns --block-records 100 || return 1
+	tr_ gen z.cxt --records 300 --interval 0ps --block-records 100 --seed 2 || return 1
+	local b1 b2
+	b1=$(block_off t.cxt 1); b2=$(block_off z.cxt 2)
+	{ head -c "$b1" t.cxt; tail -c +$(( $(block_off z.cxt 1) + 1 )) z.cxt | head -c $(( b2 - $(block_off z.cxt 1) ))
+	  tail -c +$(( $(block_off t.cxt 2) + 1 )) t.cxt; } > u.cxt
+	trace_error 'u.cxt: record 100: time 0 ps is before the previous record.s 99000 ps \(records must be sorted by time\)' cat u.cxt
+}
+
+test_damage_regression_corpus() {
+	local n=0
+	for f in "$ROOT"/test/traces/corpus/bad-*; do
+		[ -e "$f" ] || continue
+		trace_error "$f: record [0-9]+: " cat "$f" || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "no bad-* inputs in test/traces/corpus"
+}
+
+test_split_range_and_roundrobin() {
+	tr_ gen t.cxt --records 1001 --read-ratio 0.5 --interval 1ns || return 1
+	tr_ split t.cxt 'r%d.cxt' --hosts 3 || return 1
+	{ tr_ cat r0.cxt; for h in 1 2; do tr_ cat "r$h.cxt" | tail -n +2; done; } | cmp - <(tr_ cat t.cxt) ||
+		fail "range parts do not concatenate to the input" || return 1
+	[ "$(tr_ info r0.cxt | field /dev/stdin records)" = 334 ] || fail "range part 0 size" || return 1
+	tr_ split t.cxt 'q%d.cxt' --hosts 4 --by roundrobin || return 1
+	for h in 0 1 2 3; do
+		want=$(tr_ cat t.cxt | tail -n +2 | awk -v h="$h" '(NR - 1) % 4 == h')
+		[ "$(tr_ cat "q$h.cxt" | tail -n +2)" = "$want" ] || fail "roundrobin part $h" || return 1
+	done
+	trace_error 'output pattern "bad.cxt": needs exactly one %d' split t.cxt bad.cxt --hosts 2 || return 1
+	trace_error 'split: --hosts N is required' split t.cxt 'p%d.cxt'
+}
