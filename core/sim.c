@@ -10,6 +10,8 @@
  */
 #include "core/sim_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -230,6 +232,13 @@ void sim_event_keep(sim_comp *c, cxl_event *ev)
 	ev->owner = CXL_OWN_MODEL;
 }
 
+void sim_event_hold(sim_comp *c, cxl_event *ev)
+{
+	(void)c;
+	CXL_ASSERT(ev->owner == CXL_OWN_HANDLER || ev->owner == CXL_OWN_MODEL);
+	ev->owner = CXL_OWN_MODEL;
+}
+
 void sim_event_free(sim_comp *c, cxl_event *ev)
 {
 	CXL_ASSERT(ev->owner == CXL_OWN_MODEL || ev->owner == CXL_OWN_HANDLER);
@@ -347,6 +356,57 @@ int sim_override_applies(const cfg *cf, size_t i, const graph_comp *gc)
 				    gc->ops->cfg_groups);
 }
 
+void sim_set_hooks(sim_comp *c, sim_hook_fn *after_event, sim_hook_fn *before_finish)
+{
+	sim_engine *e = c->eng;
+
+	if (e->hook_comp)
+		return;
+	e->hook_comp = c;
+	e->after_event = after_event;
+	e->before_finish = before_finish;
+}
+
+void *sim_state_of(const sim_comp *c, uint32_t id)
+{
+	const sim_engine *e = c->eng;
+
+	return id < e->g->ncomp && e->local[id] ? e->local[id]->state : NULL;
+}
+
+const model_ops *sim_ops_of(const sim_comp *c, uint32_t id)
+{
+	CXL_ASSERT(id < c->eng->g->ncomp);
+	return c->eng->g->comp[id].ops;
+}
+
+const char *sim_name_of(const sim_comp *c, uint32_t id)
+{
+	CXL_ASSERT(id < c->eng->g->ncomp);
+	return c->eng->g->comp[id].name;
+}
+
+int sim_nranks(const sim_comp *c)
+{
+	return c->eng->nranks;
+}
+
+void sim_fail(sim_comp *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("cxlfab: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	if (c->eng->nranks > 1)
+		xport_abort(2);
+	exit(2);
+}
+
 const cfg *sim_cfg_of(const sim_comp *c, uint32_t id)
 {
 	const sim_graph *g = c->eng->g;
@@ -413,6 +473,8 @@ void sim__process(sim_engine *e, sim_time until)
 		c->ops->event(c, c->state, ev);
 		if (ev->owner == CXL_OWN_HANDLER)
 			evpool_put(&e->pool, ev);
+		if (e->after_event)
+			e->after_event(e->hook_comp);
 		if (!(++e->events & SIM_PROGRESS_MASK) && e->show_progress)
 			sim__progress(e);
 	}

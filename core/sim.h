@@ -19,7 +19,10 @@
  * to forward a packet: no copy, no pool traffic); if it does not, the event
  * returns to the pool when the handler returns - unless the handler calls
  * sim_event_keep(), after which the model owns it and must later send it or
- * free it with sim_event_free().  New events come from sim_event_new().
+ * free it with sim_event_free().  sim_event_hold() is the same for code that
+ * may meet an event again after keeping it (a request parked, retried and
+ * parked again): it also accepts an event the model already owns.  New
+ * events come from sim_event_new().
  *
  * Sends (each assigns src = this component and the next send sequence
  * number, which completes the ordering key; see evq.h):
@@ -96,6 +99,7 @@ static inline cxl_rng *sim_rng(sim_comp *c)
 
 cxl_event *sim_event_new(sim_comp *c);
 void sim_event_keep(sim_comp *c, cxl_event *ev);
+void sim_event_hold(sim_comp *c, cxl_event *ev);
 void sim_event_free(sim_comp *c, cxl_event *ev);
 
 void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
@@ -114,6 +118,29 @@ uint32_t sim_ncomp(const sim_comp *c);
  * PBR ids, routing tables), identical on every rank; NULL for PHOLD.
  */
 const void *sim_system(const sim_comp *c);
+
+/*
+ * Debugging hooks (a checker of invariants that span components, such as
+ * cache coherence): sim_set_hooks() makes @after_event run after every
+ * event this rank executes and @before_finish once after the run, before
+ * any finish hook; each gets @c.  One set per rank (a second call is
+ * ignored).  sim_state_of() gives the state of component @id if it is on
+ * this rank (NULL otherwise): only hooks may read other components' state.
+ */
+typedef void sim_hook_fn(sim_comp *c);
+void sim_set_hooks(sim_comp *c, sim_hook_fn *after_event, sim_hook_fn *before_finish);
+void *sim_state_of(const sim_comp *c, uint32_t id);
+const model_ops *sim_ops_of(const sim_comp *c, uint32_t id);
+const char *sim_name_of(const sim_comp *c, uint32_t id);
+int sim_nranks(const sim_comp *c);
+
+/*
+ * sim_fail - stop the whole run on bad input found while it runs (a damaged
+ * trace): print "cxlfab: error: <message>" on this rank and exit with code
+ * 2 on every rank (MPI_Abort); stats.json is not written.  Never returns.
+ */
+void sim_fail(sim_comp *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
 
 /*
  * sim_cfg_of - the configuration component @id (any rank's) sees: the

@@ -40,6 +40,9 @@ struct sim_engine {
 	int show_progress;       /* this rank prints progress lines */
 	double run_start;        /* wall clock when the run started, s */
 	double progress_last;    /* wall clock of the last progress line, s */
+	sim_hook_fn *after_event; /* debug hook after every event, NULL if none */
+	sim_hook_fn *before_finish; /* hook before the finish hooks, NULL if none */
+	sim_comp *hook_comp;     /* the component that set the hooks */
 };
 
 /* Events between two looks at the wall clock for the progress line. */

@@ -88,6 +88,8 @@ static uint64_t peak_rss_bytes(void)
 int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 		       cxl_err *err)
 {
+	if (e->before_finish)
+		e->before_finish(e->hook_comp);
 	for (uint32_t k = 0; k < e->nlocal; k++) {
 		sim_comp *c = &e->comps[k];
 		if (c->ops->finish)

@@ -68,8 +68,9 @@ enum cxl_opcode {
  *   - a requester with a cache marks its requests CXL_PKT_CACHED (it will
  *     keep the line, so the device's snoop filter records it as an owner)
  *     and write misses CXL_PKT_EXCL (it fetches the line to own and dirty
- *     it); a write-back of a dirty line is an M2S RwD MemWr without
- *     CXL_PKT_CACHED (the host gives the line up);
+ *     it); a write-back of a dirty line is an M2S RwD MemWr marked
+ *     CXL_PKT_WB (the host gives the line up, and issues no new request
+ *     for that line until the write-back is answered);
  *   - BISnp (S2M_BISNP, opcode BISnpInv) asks a requester to invalidate
  *     pkt.tag contiguous lines from pkt.addr (1 line, or an InvBlk of 2-4);
  *   - the requester answers every BISnp with exactly one BIRsp (M2S_BIRSP,
@@ -79,6 +80,7 @@ enum cxl_opcode {
  */
 #define CXL_PKT_CACHED 0x1u /* pkt.flags: the requester will cache the line */
 #define CXL_PKT_EXCL 0x2u   /* pkt.flags: it wants the line exclusively (a write) */
+#define CXL_PKT_WB 0x4u     /* pkt.flags: a write-back (the requester gives the line up) */
 
 enum cxl_ev_kind {
 	CXL_EV_PKT = 1,    /* a packet arrives on dst_port */

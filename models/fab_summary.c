@@ -21,6 +21,11 @@
  *                               data; elapsed = time 0 to the last
  *                               measured response (bus counters include
  *                               warm-up traffic, so the span starts at 0)
+ *   cache                       {hits, misses, writebacks} of the requesters'
+ *                               caches (only when some requester has one)
+ *   bisnp, birsp, sf_evictions, over the DCOHs (only when some device has
+ *   sf_conflicts                one): BISnps sent, BIRsps received, victim
+ *                               blocks evicted, requests that snooped owners
  */
 #include "models/fabric.h"
 
@@ -41,6 +46,9 @@ struct totals {
 	uint64_t wire, payload;       /* bus bytes */
 	double util_sum, util_max;    /* over bus directions */
 	uint64_t ndir;                /* bus directions that moved data */
+	int coherent;                 /* some memory device has a DCOH */
+	uint64_t bisnp, birsp, evictions, conflicts; /* over the DCOHs */
+	uint64_t hits, misses, writebacks;           /* over the requesters' caches */
 };
 
 static void latency(json_w *w, const stats_hist *h);
@@ -154,6 +162,18 @@ static void kind(json_w *w, const char *key, uint64_t n, const stats_hist *h)
 	json_end(w);
 }
 
+/* The DCOH counters of memory component @c (a device without one has none). */
+static void add_memory(totals *t, const stats_comp *c)
+{
+	if (!stats_get(c, "bisnp"))
+		return;
+	t->coherent = 1;
+	t->bisnp += counter(c, "bisnp");
+	t->birsp += counter(c, "birsp");
+	t->evictions += counter(c, "evictions");
+	t->conflicts += counter(c, "conflicts");
+}
+
 static void write_totals(json_w *w, const totals *t)
 {
 	uint64_t n = t->reads + t->writes;
@@ -177,6 +197,20 @@ static void write_totals(json_w *w, const totals *t)
 	json_kv_dbl(w, "utility_max", t->util_max);
 	json_kv_dbl(w, "efficiency", t->wire ? (double)t->payload / (double)t->wire : 0.0);
 	json_end(w);
+	if (t->hits + t->misses) {
+		json_key(w, "cache");
+		json_obj_inline(w);
+		json_kv_u64(w, "hits", t->hits);
+		json_kv_u64(w, "misses", t->misses);
+		json_kv_u64(w, "writebacks", t->writebacks);
+		json_end(w);
+	}
+	if (t->coherent) {
+		json_kv_u64(w, "bisnp", t->bisnp);
+		json_kv_u64(w, "birsp", t->birsp);
+		json_kv_u64(w, "sf_evictions", t->evictions);
+		json_kv_u64(w, "sf_conflicts", t->conflicts);
+	}
 }
 
 void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w)
@@ -191,8 +225,14 @@ void fab_write_summary(const sim_graph *g, const stats_set *table, int half_dupl
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
 		const char *type = g->comp[c->id].ops->name;
-		if (!strcmp(type, "host") || !strcmp(type, "accel"))
+		if (!strcmp(type, "host") || !strcmp(type, "accel")) {
 			add_requester(&t, c);
+			t.hits += counter(c, "hits");
+			t.misses += counter(c, "misses");
+			t.writebacks += counter(c, "writebacks");
+		} else if (!strcmp(type, "memory")) {
+			add_memory(&t, c);
+		}
 	}
 	for (size_t i = 0; i < table->n; i++)
 		if (!strcmp(g->comp[table->c[i].id].ops->name, "bus"))

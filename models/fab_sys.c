@@ -19,6 +19,7 @@
 #include "core/sim.h"
 #include "core/xmalloc.h"
 #include "models/bus.h"
+#include "models/dcoh.h"
 #include "models/mem.h"
 #include "models/registry.h"
 #include "models/req.h"
@@ -74,7 +75,7 @@ static const cfg_schema fab_schema = {
 /* The fabric's keys: its own, then each data-path model's. */
 static const cfg_schema *const fab_schemas[] = {
 	&fab_schema, &cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, &cxl_bus_schema,
-	&cxl_switch_schema, &cxl_memory_schema, NULL,
+	&cxl_switch_schema, &cxl_memory_schema, &cxl_dcoh_schema, NULL,
 };
 
 /* The data-path model of each kind of fabric component. */

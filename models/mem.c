@@ -47,6 +47,10 @@
  */
 #include "models/mem.h"
 
+#include "models/coh_check.h"
+#include "models/dcoh.h"
+#include "models/sf.h"
+
 #include <stdio.h>
 
 #include "core/xmalloc.h"
@@ -57,6 +61,9 @@
 #include "models/fabric.h"
 
 enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
+/* pkt.flags of a write the device makes itself (dirty data a BIRsp brought):
+   it goes to DRAM and is answered by nobody; never leaves the device */
+#define MEM_PKT_INTERNAL 0x80u
 
 /* Counters of the detailed model, in registration order. */
 enum { DC_HITS, DC_MISSES, DC_CONFLICTS, DC_ACTS, DC_PRES, DC_REFS, DC_RBYTES, DC_WBYTES,
@@ -86,6 +93,8 @@ struct mem {
 	uint64_t wait_area;     /* sum of the waits in the rings so far, ps */
 	uint64_t ilv;           /* HDM decode: interleave granularity, lines */
 	uint64_t ways;          /* HDM decode: devices in the interleave set */
+	dcoh *coh;              /* the DCOH (HDM-DB), NULL for HDM-H */
+	uint32_t wait_cap;      /* detailed: capacity of each wait ring */
 	evring resp[2];         /* responses waiting for credits: NDR, DRS */
 	cxl_event **slots;      /* storage of both rings */
 	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
@@ -216,18 +225,18 @@ static void simple_request(sim_comp *c, mem *m, cxl_event *ev)
 
 /* --- the detailed model ----------------------------------------------------- */
 
-static void detailed_init(sim_comp *c, mem *m, const dram_params *p, uint32_t buf)
+static void detailed_init(sim_comp *c, mem *m, const dram_params *p)
 {
 	char name[32];
 
 	m->dr = dram_create(p);
 	m->nch = p->channels;
 	m->wait = xcalloc(m->nch, sizeof(*m->wait));
-	m->wait_slots = xmalloc((size_t)m->nch * 2 * buf * sizeof(*m->wait_slots));
+	m->wait_slots = xmalloc((size_t)m->nch * m->wait_cap * sizeof(*m->wait_slots));
 	m->timer_at = xmalloc(m->nch * sizeof(*m->timer_at));
 	m->ch_busy = xmalloc(m->nch * sizeof(*m->ch_busy));
 	for (uint32_t i = 0; i < m->nch; i++) {
-		evring_init(&m->wait[i], 2 * buf, m->wait_slots + (size_t)i * 2 * buf);
+		evring_init(&m->wait[i], m->wait_cap, m->wait_slots + (size_t)i * m->wait_cap);
 		m->timer_at[i] = SIM_TIME_MAX;
 	}
 	m->reads = sim_stat_counter(c, "reads");
@@ -360,6 +369,9 @@ static int check_simple_keys(const cfg *cf, cxl_err *err)
 	return 0;
 }
 
+static dcoh_go_fn dcoh_go;
+static dcoh_data_fn dcoh_data;
+
 static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	mem *m = state;
@@ -376,8 +388,20 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	m->pbr = f->node[self].pbr;
 	m->latency = cfg_time(cf, "memory.latency");
 	hdm_init(m, f, self, cf);
+	if ((rc = dcoh_create(&m->coh, c, cf, m->pbr, &m->cr, buf, dcoh_go, dcoh_data, m, err)))
+		return rc;
+	int check = cfg_enum(cf, "memory.dcoh.check");
+	if (check && sim_nranks(c) > 1)
+		return cfg_error_at(cf, "memory.dcoh.check", err, "the checker reads every cache and "
+				    "snoop filter, so it needs every component on one rank (run it "
+				    "on 1 rank)");
+	if (check)
+		sim_set_hooks(c, check == 2 ? coh_check_now : NULL, coh_check_end);
+	/* requests (2 x buffer) and, with a DCOH, the dirty lines of BIRsps
+	   (at most SF_BLOCK for each BISnp it may have out) */
+	m->wait_cap = 2 * buf * (m->coh ? 1 + SF_BLOCK * SF_MAX_OWNERS : 1);
 	if (detailed) {
-		detailed_init(c, m, &p, buf);
+		detailed_init(c, m, &p);
 	} else {
 		simple_init(c, m, cf);
 	}
@@ -390,17 +414,46 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
-static void on_request(sim_comp *c, mem *m, cxl_event *ev)
+/* A request (or an internal write) goes on to the DRAM model. */
+static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 {
-	CXL_ASSERT(ev->pkt.mclass == CXL_VC_M2S_REQ || ev->pkt.mclass == CXL_VC_M2S_RWD);
-	CXL_ASSERT(ev->pkt.pbr_dst == m->pbr);
-	(*(ev->pkt.mclass == CXL_VC_M2S_REQ ? m->reads : m->writes))++;
 	if (!m->dr) {
 		simple_request(c, m, ev);
 		return;
 	}
 	ev->kind = MEM_EV_ARRIVE;
 	sim_send_self(c, ev, m->latency);
+}
+
+/* dcoh_go_fn: the DCOH lets a request go on. */
+static void dcoh_go(sim_comp *c, void *owner, cxl_event *req)
+{
+	to_dram(c, owner, req);
+}
+
+/* dcoh_data_fn: dirty lines from a BIRsp are written to DRAM, one by one. */
+static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines)
+{
+	mem *m = owner;
+
+	for (uint32_t k = 0; k < lines; k++) {
+		cxl_event *ev = sim_event_new(c);
+		ev->pkt = (cxl_packet){ .addr = addr + (uint64_t)k * CXL_LINE, .size = CXL_LINE,
+					.pbr_src = m->pbr, .pbr_dst = m->pbr,
+					.mclass = CXL_VC_M2S_RWD, .flags = MEM_PKT_INTERNAL };
+		to_dram(c, m, ev);
+	}
+}
+
+static void on_request(sim_comp *c, mem *m, cxl_event *ev)
+{
+	CXL_ASSERT(ev->pkt.mclass == CXL_VC_M2S_REQ || ev->pkt.mclass == CXL_VC_M2S_RWD);
+	CXL_ASSERT(ev->pkt.pbr_dst == m->pbr);
+	(*(ev->pkt.mclass == CXL_VC_M2S_REQ ? m->reads : m->writes))++;
+	if (m->coh)
+		dcoh_request(m->coh, c, ev);
+	else
+		to_dram(c, m, ev);
 }
 
 /* Send the oldest waiting responses while the bus has credits for them. */
@@ -425,6 +478,10 @@ static void respond(sim_comp *c, mem *m, cxl_event *ev)
 	int read = p->mclass == CXL_VC_M2S_REQ;
 	uint16_t src = p->pbr_src;
 
+	if (p->flags & MEM_PKT_INTERNAL) {
+		sim_event_free(c, ev);
+		return;
+	}
 	p->pbr_src = p->pbr_dst;
 	p->pbr_dst = src;
 	p->mclass = read ? CXL_VC_S2M_DRS : CXL_VC_S2M_NDR;
@@ -442,7 +499,10 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 
 	switch (ev->kind) {
 	case CXL_EV_PKT:
-		on_request(c, m, ev);
+		if (ev->pkt.mclass == CXL_VC_M2S_BIRSP && m->coh)
+			dcoh_birsp(m->coh, c, ev);
+		else
+			on_request(c, m, ev);
 		break;
 	case MEM_EV_ARRIVE:
 		arrive(c, m, ev);
@@ -456,6 +516,8 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 	case CXL_EV_CREDIT:
 		cxl_credit_apply(&m->cr, ev);
 		drain(c, m);
+		if (m->coh)
+			dcoh_drain(m->coh, c);
 		break;
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
@@ -466,6 +528,8 @@ static void mem_finish(sim_comp *c, void *state)
 {
 	mem *m = state;
 
+	dcoh_destroy(m->coh, c);
+	m->coh = NULL;
 	if (m->dr)
 		detailed_finish(c, m);
 	*m->waiting_end = evring_free_all(c, &m->resp[0]) + evring_free_all(c, &m->resp[1]);
@@ -474,6 +538,11 @@ static void mem_finish(sim_comp *c, void *state)
 	free(m->slots);
 	m->ch_free = NULL;
 	m->slots = NULL;
+}
+
+struct dcoh *mem_dcoh(const void *state)
+{
+	return ((const mem *)state)->coh;
 }
 
 const model_ops cxl_memory_ops = {

@@ -12,4 +12,8 @@
 extern const model_ops cxl_memory_ops;   /* type "memory" */
 extern const cfg_schema cxl_memory_schema;
 
+/* mem_dcoh - the DCOH of the memory component whose state is @state (NULL: HDM-H). */
+struct dcoh;
+struct dcoh *mem_dcoh(const void *state);
+
 #endif

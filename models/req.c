@@ -61,9 +61,17 @@ static const cfg_key host_keys[] = {
 };
 
 static const cfg_key workload_keys[] = {
-	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random|hotcold",
+	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random|hotcold|trace",
 	  "address pattern: stream (sequential lines), random (uniform over the footprint), "
-	  "hotcold (hot_fraction of requests uniform over the hot set, the rest over the cold)" },
+	  "hotcold (hot_fraction of requests uniform over the hot set, the rest over the cold), "
+	  "trace (the accesses of workload.trace)" },
+	{ "workload.trace", CFG_STRING, "", NULL, NULL, NULL,
+	  "trace pattern: the .cxt file each requester replays; %d = its index among requesters" },
+	{ "workload.replay", CFG_ENUM, "closed", NULL, NULL, "closed|timed",
+	  "trace pattern: closed (as fast as the queue allows) or timed (not before each "
+	  "record's time x workload.time_scale)" },
+	{ "workload.time_scale", CFG_FLOAT, "1.0", "0", NULL, NULL,
+	  "timed replay: factor on record times (0.5 replays twice as fast)" },
 	{ "workload.hot_fraction", CFG_FLOAT, "0.9", "0", "1", NULL,
 	  "hotcold: share of requests that go to the hot set" },
 	{ "workload.hot_footprint", CFG_FLOAT, "0.1", "0", "1", NULL,
@@ -177,6 +185,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->hot_lines = (uint64_t)((double)r->lines * cfg_float(cf, "workload.hot_footprint"));
 	r->hot_lines = r->hot_lines ? r->hot_lines : 1;
 	r->base = cfg_bool(cf, "workload.shared") ? 0 : (uint64_t)r->pbr * r->lines;
+	if (r->pattern == PAT_TRACE && r->ntargets && (rc = req__trace_init(c, r, cf, err)))
+		return rc;
 	r->slot = xcalloc(r->queue, sizeof(*r->slot));
 	r->free_slot = xmalloc(r->queue * sizeof(*r->free_slot));
 	for (uint32_t k = 0; k < r->queue; k++)
@@ -214,11 +224,16 @@ uint16_t req__home(const req *r, uint64_t line)
 	return r->targets[(line / r->ilv_lines) % r->ntargets];
 }
 
-/* Draw the kind and line of the next request (once per request, in order). */
-static void draw_next(sim_comp *c, req *r)
+/*
+ * Draw the kind and line of the next request (once per request, in order).
+ * Return: 0 if there is none (the trace ended).
+ */
+static int draw_next(sim_comp *c, req *r)
 {
 	cxl_rng *g = sim_rng(c);
 
+	if (r->pattern == PAT_TRACE)
+		return req__trace_next(c, r);
 	r->next_read = rng_uniform(g) < r->read_ratio;
 	if (r->pattern == PAT_STREAM)
 		r->next_line = r->issued % r->lines;
@@ -228,6 +243,7 @@ static void draw_next(sim_comp *c, req *r)
 		r->next_line = rng_below(g, r->hot_lines);
 	else
 		r->next_line = r->hot_lines + rng_below(g, r->lines - r->hot_lines);
+	return 1;
 }
 
 /* Start the drawn access: a cache hit, or a request into the fabric. */
@@ -273,6 +289,8 @@ static void issue_one(sim_comp *c, req *r)
 static void try_issue(sim_comp *c, req *r)
 {
 	while (r->issued < r->requests && r->outstanding < r->queue && !r->wb_n) {
+		if (r->next_read < 0 && !draw_next(c, r))
+			return;
 		if (sim_now(c) < r->next_issue) {
 			if (!r->timer_armed) {
 				cxl_event *t = sim_event_new(c);
@@ -282,11 +300,10 @@ static void try_issue(sim_comp *c, req *r)
 			}
 			return;
 		}
-		if (r->next_read < 0)
-			draw_next(c, r);
 		int rd = r->next_read || r->cached;
-		if (!req__coh_hits(r) && !r->cr.n[rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD])
-			return; /* a credit arrival retries */
+		if (!req__coh_hits(r) && (req__coh_blocked(r) ||
+					  !r->cr.n[rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD]))
+			return; /* a credit arrival or the write-back's answer retries */
 		issue_one(c, r);
 	}
 }
@@ -364,6 +381,7 @@ static void req_finish(sim_comp *c, void *state)
 	*r->out_end = r->outstanding;
 	*r->credits_end = cxl_credits_total(&r->cr);
 	req__coh_finish(c, r);
+	req__trace_finish(r);
 	free(r->targets);
 	free(r->slot);
 	free(r->free_slot);

@@ -101,7 +101,7 @@ static void send_writeback(sim_comp *c, req *r)
 	ev->pkt = (cxl_packet){
 		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = s, .size = CXL_LINE,
 		.pbr_src = r->pbr, .pbr_dst = req__home(r, line), .mclass = CXL_VC_M2S_RWD,
-		.opcode = CXL_OP_MEMWR,
+		.opcode = CXL_OP_MEMWR, .flags = CXL_PKT_WB,
 	};
 	r->cr.n[CXL_VC_M2S_RWD]--;
 	(*r->wbs)++;
@@ -120,6 +120,26 @@ void req__coh_drain(sim_comp *c, req *r)
 	}
 	while (r->wb_n && r->outstanding < r->queue && r->cr.n[CXL_VC_M2S_RWD])
 		send_writeback(c, r);
+}
+
+/*
+ * req__coh_blocked - 1 if the drawn line has a write-back waiting or in
+ * flight: a new request for it waits until the device has the write-back,
+ * so the snoop filter never drops an owner that already asked again.
+ */
+int req__coh_blocked(const req *r)
+{
+	uint64_t line = r->base + r->next_line;
+
+	if (!r->cached)
+		return 0;
+	for (uint32_t k = 0; k < r->wb_n; k++)
+		if (r->wb_line[(r->wb_head + k) % r->queue] == line)
+			return 1;
+	for (uint32_t k = 0; k < r->queue; k++)
+		if (r->slot[k].kind == REQ_WRITEBACK && r->slot[k].line == line)
+			return 1;
+	return 0;
 }
 
 /* Is the drawn access (r->next_read, r->next_line) a hit? */
@@ -176,8 +196,10 @@ void req__coh_fill(sim_comp *c, req *r, req_slot *s)
 			queue_writeback(r, s->line);
 		return;
 	}
-	if (hcache_fill(&r->cache, s->line, s->write ? HCACHE_DIRTY : HCACHE_CLEAN, &victim) ==
-	    HCACHE_DIRTY)
+	/* a read's fill behind a write's (two misses in flight) keeps it dirty */
+	enum hcache_state st = s->write || hcache_peek(&r->cache, s->line) == HCACHE_DIRTY ?
+				       HCACHE_DIRTY : HCACHE_CLEAN;
+	if (hcache_fill(&r->cache, s->line, st, &victim) == HCACHE_DIRTY)
 		queue_writeback(r, victim);
 }
 

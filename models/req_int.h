@@ -20,13 +20,14 @@
 #include "models/evring.h"
 #include "models/fabric.h"
 #include "models/hcache.h"
+#include "traces/trc.h"
 
 /* Latency by round-trip hop count: one histogram per count this requester
  * can see (2 x the buses to each of its targets); longer ones share one. */
 #define REQ_HOP_NAMES 32
 
 enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT };
-enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD };
+enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE };
 enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
 
 typedef struct req_slot req_slot;
@@ -69,6 +70,13 @@ struct req {
 	int timer_armed;          /* an REQ_EV_ISSUE is pending */
 	uint64_t hot_lines;       /* hotcold: lines of the hot set (the first ones) */
 	double hot_fraction;      /* hotcold: share of requests to the hot set */
+	/* trace replay (req_trace.c) */
+	trc_reader *trc;          /* the trace, NULL for other patterns */
+	trc_rec rec;              /* its current record */
+	uint64_t rec_line;        /* next line of the record */
+	uint64_t rec_lines;       /* lines of the record still to issue */
+	int timed;                /* 1: honour record times */
+	double time_scale;        /* timed: issue at record time x this */
 	/* coherence (req_coh.c) */
 	int cached;               /* 1: host.cache.size > 0 */
 	hcache cache;             /* the local cache */
@@ -91,9 +99,15 @@ uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write);
 void req__slot_free(req *r, uint32_t s);
 uint16_t req__home(const req *r, uint64_t line);
 
+/* req_trace.c */
+int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
+int req__trace_next(sim_comp *c, req *r);
+void req__trace_finish(req *r);
+
 /* req_coh.c (contracts at the definitions) */
 int req__coh_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 int req__coh_hits(const req *r);
+int req__coh_blocked(const req *r);
 int req__coh_access(sim_comp *c, req *r);
 void req__coh_fill(sim_comp *c, req *r, req_slot *s);
 void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev);

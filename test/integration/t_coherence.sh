@@ -39,3 +39,73 @@ test_cache_identical_on_1_to_4_ranks() {
 		cmp -s <(results r1/stats.json) <(results r$n/stats.json) || fail "$n ranks differ" || return 1
 	done
 }
+
+# dcoh_run N OUT ARGS... : two requesters sharing lines (writes, so conflicts)
+# on the ESF validation fabric with a DCOH on every device
+dcoh_run() {
+	local n=$1 out=$2; shift 2
+	cxl "$n" -q "$CONFIGS/esf-validation.cfg" --partition metis -o "$out" \
+		--set 'topology.custom.hosts=host0,host1' \
+		--set 'topology.custom.links=host0 sw0,host1 sw0,sw0 mem0,sw0 mem1,sw0 mem2,sw0 mem3' \
+		--set workload.pattern=hotcold --set workload.read_ratio=0.7 --set workload.shared=true \
+		--set workload.requests=3000 --set host.cache.size=65536 \
+		--set memory.dcoh.entries=200 "$@"
+}
+
+# every BISnp answered once, nothing left in flight, every request answered
+coherent() {
+	local d=$1 want=$2
+	conserved "$d" "$want" || return 1
+	local snp rsp
+	snp=$(json_num "$d/stats.json" bisnp); rsp=$(json_num "$d/stats.json" birsp)
+	[ -n "$snp" ] && [ "$snp" = "$rsp" ] && [ "$snp" -gt 0 ] || fail "$d: bisnp $snp, birsp $rsp" || return 1
+	for s in txns_open bisnp_waiting birsp_waiting; do
+		[ "$(csv_sum "$d/components.csv" $s)" = 0 ] || fail "$d: $s = $(csv_sum "$d/components.csv" $s)" || return 1
+	done
+}
+
+test_dcoh_invariants_hold_after_every_event() {
+	for p in fifo lru lfi lifo mru; do
+		for b in 1 3; do
+			dcoh_run 1 o-$p-$b --set memory.dcoh.policy=$p --set memory.dcoh.invblk_max=$b \
+				--set memory.dcoh.check=events || fail "$p, InvBlk $b: checker failed" || return 1
+			coherent o-$p-$b 3000 || return 1
+		done
+	done
+	echo "fifo: $(json_num o-fifo-1/stats.json bisnp) BISnps, $(json_num o-fifo-1/stats.json sf_conflicts) conflicts"
+	[ "$(json_num o-fifo-1/stats.json sf_conflicts)" -gt 0 ] || fail "no conflicts: the sharing test shares nothing"
+}
+
+test_dcoh_identical_on_1_to_4_ranks() {
+	for n in 1 2 3 4; do
+		dcoh_run "$n" r$n --set memory.dcoh.policy=lifo --set memory.dcoh.invblk_max=2 || return 1
+		coherent r$n 3000 || return 1
+		cmp -s <(results r1/stats.json) <(results r$n/stats.json) || fail "$n ranks differ" || return 1
+	done
+}
+
+test_dcoh_checker_needs_one_rank() {
+	expect_error 2 '.*memory\.dcoh\.check: the checker reads every cache and snoop filter, so it needs every component on one rank' \
+		-q "$CONFIGS/esf-validation.cfg" --set memory.dcoh.entries=64 --set memory.dcoh.check=end
+}
+
+test_sf_policies_lifo_beats_fifo() {
+	for p in fifo lru lfi lifo mru; do
+		cxl 1 -q "$CONFIGS/sf-policy.cfg" -o $p --set memory.dcoh.policy=$p --set workload.requests=24000 || return 1
+		echo "$p: $(json_num $p/stats.json bandwidth_GBps) GB/s, $(json_num $p/stats.json bisnp) BISnps"
+	done
+	[ "$(json_num lifo/stats.json bisnp)" -lt "$(json_num fifo/stats.json bisnp)" ] &&
+		[ "$(json_num mru/stats.json bisnp)" -lt "$(json_num lru/stats.json bisnp)" ] &&
+		[ "$(json_num lfi/stats.json bisnp)" -le "$(json_num fifo/stats.json bisnp)" ] ||
+		fail "LIFO/MRU do not invalidate less than FIFO/LRU (or LFI more than FIFO)"
+}
+
+test_invblk_fewer_snoops() {
+	for n in 1 2 4; do
+		cxl 1 -q "$CONFIGS/invblk.cfg" -o i$n --set memory.dcoh.invblk_max=$n --set workload.requests=6000 || return 1
+		coherent i$n 6000 || return 1
+	done
+	echo "BISnps for InvBlk 1, 2, 4: $(json_num i1/stats.json bisnp) $(json_num i2/stats.json bisnp) $(json_num i4/stats.json bisnp)"
+	[ "$(json_num i2/stats.json bisnp)" -lt "$(json_num i1/stats.json bisnp)" ] &&
+		[ "$(json_num i4/stats.json bisnp)" -lt "$(json_num i2/stats.json bisnp)" ] || fail "InvBlk does not cut BISnps"
+}
