@@ -4,7 +4,8 @@
 #   make run        build, run the default example on 2 ranks, print its summary
 #   make test       build, run the Check unit tests, then the MPI integration tests
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (alias: make sanitize)
-#   make bench      benchmarks (medians over runs); see test/bench/
+#   make bench      benchmarks (medians over runs) and their report; see test/bench/
+#   make figures    run the studies and draw the papers' figures (analysis/figures)
 #   make check-headers     compile every header alone
 #   make fuzz       libFuzzer on the .cxt reader for FUZZ_TIME seconds (default 600; clang)
 #   make clean
@@ -16,6 +17,7 @@ MAKEFLAGS += -rR --no-print-directory
 -include config.mak
 
 DEB_PKGS := libopenmpi-dev openmpi-bin libconfig-dev check zlib1g-dev libmetis-dev pkg-config
+FIG_PKGS := python3-matplotlib   # make figures only
 CC := mpicc
 
 ifeq ($(SANITIZE),)
@@ -62,7 +64,8 @@ export OMPI_MCA_btl_vader_single_copy_mechanism := none
 export OMPI_MCA_rmaps_base_oversubscribe := 1
 export OMPI_MCA_orte_execute_quiet := 1
 
-.PHONY: all deps build run test sanitize bench check-headers clean fuzz _build _run _test _bench
+.PHONY: all deps _deps build run test sanitize bench figures check-headers clean fuzz _build _run \
+	_test _bench _figures
 .DEFAULT_GOAL := all
 
 all: deps
@@ -70,7 +73,9 @@ all: deps
 
 # Install missing Debian packages when root; otherwise print the exact command.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) _deps PKGS="$(DEB_PKGS)"
+_deps:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -90,6 +95,9 @@ sanitize: deps
 	$(Q)$(MAKE) _test SANITIZE=1
 bench: deps
 	$(Q)$(MAKE) _bench
+figures: deps
+	@$(MAKE) _deps PKGS="$(FIG_PKGS)"
+	$(Q)$(MAKE) _figures
 
 _build: $(CXLFAB) bin/cxlfab $(CXLFAB_TRACE) bin/cxlfab-trace
 
@@ -114,6 +122,10 @@ _test: $(CXLFAB) $(CXLFAB_TRACE) $(UNIT)
 
 _bench: $(CXLFAB) $(CXLFAB_TRACE) $(BENCH_BIN)
 	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) BENCH_DIR=$(BUILD)/bench test/bench/run.sh
+
+# the studies' figures: PNGs and tables in out/figures (analysis/figures)
+_figures: _build
+	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) analysis/figures
 
 $(CXLFAB): $(BUILD)/core/main.o $(BUILD)/libcxlfab.a
 	@mkdir -p $(dir $@)

@@ -40,7 +40,9 @@ struct dcoh_txn {
 struct dcoh {
 	sf *sf;                      /* the snoop filter */
 	uint16_t pbr;                /* the device's PBR id */
-	cxl_credits *cr;             /* the device's credits towards its bus */
+	cxl_credits *cr;             /* [port] the device's credits towards its buses */
+	const uint16_t *peer_pbr;    /* [port] requester wired there (multi-headed) */
+	uint32_t nports;             /* the device's ports */
 	dcoh_go_fn *go;              /* request may proceed */
 	dcoh_data_fn *data;          /* dirty lines to memory */
 	void *owner;                 /* argument of go and data */
@@ -96,8 +98,8 @@ static void register_stats(dcoh *d, sim_comp *c)
  * dcoh_create - see dcoh.h.
  */
 int dcoh_create(dcoh **out, sim_comp *c, const cfg *cf, uint16_t pbr, cxl_credits *cr,
-		uint32_t buffer, dcoh_go_fn *go, dcoh_data_fn *data, void *owner,
-		cxl_err *err)
+		const uint16_t *peer_pbr, uint32_t nports, uint32_t buffer, dcoh_go_fn *go,
+		dcoh_data_fn *data, void *owner, cxl_err *err)
 {
 	sf_params p = {
 		.entries = (uint32_t)cfg_int(cf, "memory.dcoh.entries"),
@@ -114,8 +116,8 @@ int dcoh_create(dcoh **out, sim_comp *c, const cfg *cf, uint16_t pbr, cxl_credit
 	if (!s)
 		return cfg_error_at(cf, "memory.dcoh.entries", err, "%s", why);
 	dcoh *d = xcalloc(1, sizeof(*d));
-	*d = (dcoh){ .sf = s, .pbr = pbr, .cr = cr, .go = go, .data = data, .owner = owner,
-		     .ntxn = 2 * buffer };
+	*d = (dcoh){ .sf = s, .pbr = pbr, .cr = cr, .peer_pbr = peer_pbr, .nports = nports,
+		     .go = go, .data = data, .owner = owner, .ntxn = 2 * buffer * nports };
 	d->txn = xcalloc(d->ntxn, sizeof(*d->txn));
 	d->parked = xmalloc(d->ntxn * sizeof(*d->parked));
 	uint32_t nb = d->ntxn * SF_MAX_OWNERS;
@@ -126,12 +128,24 @@ int dcoh_create(dcoh **out, sim_comp *c, const cfg *cf, uint16_t pbr, cxl_credit
 	return 0;
 }
 
-/* dcoh_drain - send waiting BISnps while the bus has credits for them. */
+/* The port a message to requester @pbr leaves on. */
+static uint16_t port_to(const dcoh *d, uint16_t pbr)
+{
+	for (uint32_t p = 1; p < d->nports; p++)
+		if (d->peer_pbr[p] == pbr)
+			return (uint16_t)p;
+	return 0;
+}
+
+/* dcoh_drain - send waiting BISnps, in order, while the buses have credits. */
 void dcoh_drain(dcoh *d, sim_comp *c)
 {
-	while (evring_peek(&d->bisnp) && d->cr->n[CXL_VC_S2M_BISNP]) {
-		d->cr->n[CXL_VC_S2M_BISNP]--;
-		sim_send_port(c, evring_pop(&d->bisnp), 0, 0);
+	while (evring_peek(&d->bisnp)) {
+		uint16_t p = port_to(d, evring_peek(&d->bisnp)->pkt.pbr_dst);
+		if (!d->cr[p].n[CXL_VC_S2M_BISNP])
+			return;
+		d->cr[p].n[CXL_VC_S2M_BISNP]--;
+		sim_send_port(c, evring_pop(&d->bisnp), p, 0);
 	}
 }
 
@@ -374,7 +388,7 @@ void dcoh_birsp(dcoh *d, sim_comp *c, cxl_event *ev)
 	uint32_t dirty = p->size / CXL_LINE;
 
 	CXL_ASSERT(p->mclass == CXL_VC_M2S_BIRSP && p->pbr_dst == d->pbr);
-	cxl_grant(c, 0, CXL_VC_M2S_BIRSP, 1);
+	cxl_grant(c, ev->dst_port, CXL_VC_M2S_BIRSP, 1);
 	(*d->birsp_c)++;
 	*d->birsp_dirty += dirty;
 	if (dirty)

@@ -48,13 +48,16 @@ extern const cfg_schema cxl_dcoh_schema;
 
 /*
  * dcoh_create - the DCOH of memory component @c (PBR id @pbr), or NULL
- * (and 0 returned) when memory.dcoh.entries is 0.  @cr is the device's
- * credits towards its bus (BISnps spend them); @buffer its memory.buffer.
+ * (and 0 returned) when memory.dcoh.entries is 0.  @cr[p] is the device's
+ * credits towards the bus on port p of @nports (BISnps spend them);
+ * @peer_pbr[p] the PBR id of the requester wired to port p of a
+ * multi-headed device (a BISnp to it leaves there; any other goes out on
+ * port 0); @buffer its memory.buffer.
  * Return: 0, or CXL_EINVAL with @err set for bad parameters.
  */
 int dcoh_create(dcoh **out, sim_comp *c, const cfg *cf, uint16_t pbr, cxl_credits *cr,
-		uint32_t buffer, dcoh_go_fn *go, dcoh_data_fn *data, void *owner,
-		cxl_err *err);
+		const uint16_t *peer_pbr, uint32_t nports, uint32_t buffer, dcoh_go_fn *go,
+		dcoh_data_fn *data, void *owner, cxl_err *err);
 
 /* dcoh_request - a request arrived at the DCOH (it calls go now or later). */
 void dcoh_request(dcoh *d, sim_comp *c, cxl_event *req);

@@ -57,7 +57,8 @@ static const cfg_key fab_keys[] = {
 	{ "topology.custom.switches", CFG_LIST, "", NULL, NULL, NULL,
 	  "custom: names of the switches" },
 	{ "topology.custom.links", CFG_LIST, "", NULL, NULL, NULL,
-	  "custom: physical connections, each \"A B\" (two listed names; an endpoint has one)" },
+	  "custom: physical connections, each \"A B\" (two listed names; a host or accelerator "
+	  "has one, a memory several only as a multi-headed device wired to requesters)" },
 	{ "topology.iso_bisection", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "slow every switch-to-switch bus by the fabric's bisection (in links), so every kind "
 	  "has one link's bisection bandwidth, as a chain (ESF Fig. 12)" },

@@ -57,10 +57,10 @@ int fab_connect(fabric *f, uint32_t a, uint32_t b, cxl_err *err)
 		return cxl_err_set(err, CXL_EINVAL, "%s is connected to itself", na->name);
 	for (int i = 0; i < 2; i++) {
 		const fab_node *n = i ? nb : na;
-		if (fab_is_endpoint(n) && n->nports)
+		if (fab_is_endpoint(n) && n->nports && n->kind != FAB_MEMORY)
 			return cxl_err_set(err, CXL_EINVAL,
-					   "%s %s has a second connection (an endpoint has exactly one port)",
-					   fab_kind_name[n->kind], n->name);
+					   "%s %s has a second connection (a host or accelerator has "
+					   "exactly one port)", fab_kind_name[n->kind], n->name);
 		if (n->nports >= FAB_MAX_PORTS)
 			return cxl_err_set(err, CXL_EINVAL, "%s has more than %d ports",
 					   n->name, FAB_MAX_PORTS);
@@ -110,6 +110,14 @@ static int assign_pbr(fabric *f, cxl_err *err)
 		if (!f->node[n].nports)
 			return cxl_err_set(err, CXL_EINVAL, "%s %s is connected to nothing",
 					   fab_kind_name[f->node[n].kind], f->node[n].name);
+		for (uint32_t p = 0; f->node[n].nports > 1 && p < f->node[n].nports; p++) {
+			const fab_node *peer = &f->node[fab_peer(f, n, p)];
+			if (peer->kind != FAB_HOST && peer->kind != FAB_ACCEL)
+				return cxl_err_set(err, CXL_EINVAL, "memory %s has %u connections: a "
+						   "multi-headed device connects only to hosts and "
+						   "accelerators (%s is a %s)", f->node[n].name,
+						   f->node[n].nports, peer->name, fab_kind_name[peer->kind]);
+		}
 		ne++;
 	}
 	if (ne > FAB_MAX_PBR)
@@ -139,6 +147,9 @@ static uint32_t walk(const fabric *f, uint32_t src, uint32_t dst, fab_conn *conn
 
 	for (;;) {
 		int port = 0;
+		if (n == src && f->node[n].nports > 1) /* a multi-headed device: its head to dst */
+			while ((uint32_t)port + 1 < f->node[n].nports && fab_peer(f, n, (uint32_t)port) != dst)
+				port++;
 		if (f->node[n].kind == FAB_SWITCH)
 			port = fab_route_oblivious(&f->route, f->route.sw_of[n], sp, dp);
 		else if (n != src)

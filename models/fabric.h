@@ -10,9 +10,11 @@
  * (fab_route.h), estimates traffic and emits the graph.  Every rank builds
  * the same fabric from the same config: nothing here depends on ranks.
  *
- * Ports: a node's port k is its k-th connection, in connection order.  An
- * endpoint has exactly one connection; the switch port it attaches to is an
- * "edge port".  Each endpoint gets a 12-bit PBR id, in node order
+ * Ports: a node's port k is its k-th connection, in connection order.  A
+ * host or accelerator has exactly one connection; the switch port it
+ * attaches to is an "edge port".  A memory device has one, or several
+ * (a multi-headed device, the pooled memory of cMPI): then every head
+ * connects straight to a host or accelerator, no switch between.  Each endpoint gets a 12-bit PBR id, in node order
  * (0..npbr-1, at most FAB_MAX_PBR); more is a config error.
  *
  * The graph (design §5): every node is a component, and every connection

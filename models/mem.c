@@ -30,7 +30,13 @@
  * (MEM_EV_DRAM, pkt.aux = channel) at dram_next_time(); a timer made stale
  * by an earlier one does a harmless no-op advance.
  *
- * Flow control (cxl_proto.h): `memory.buffer` credits per VC; a request's
+ * Multi-headed devices (a memory node with several connections, each
+ * straight to a requester: the pooled memory of cMPI): every head is a
+ * port with its own credits and response queues; a response leaves on the
+ * port its request came in on (ev->dst_port, kept through the self-sends);
+ * the heads share the controller and the DRAM channels.
+ *
+ * Flow control (cxl_proto.h): `memory.buffer` credits per port and VC; a request's
  * slot is freed (its credit returned) when its response leaves, so the
  * buffer bounds the requests in the device.  Responses wait per VC for the
  * bus's credits, in order.
@@ -75,7 +81,9 @@ static const char *const dc_names[DC_N] = {
 
 typedef struct mem mem;
 struct mem {
-	cxl_credits cr;         /* credits towards the bus */
+	cxl_credits *cr;        /* [port] credits towards the bus on that port */
+	uint32_t nports;        /* ports: 1, or the heads of a multi-headed device */
+	uint16_t *peer_pbr;     /* [port] PBR id of the requester there (multi-headed) */
 	uint16_t pbr;           /* own PBR id */
 	sim_time latency;       /* device controller latency, ps */
 	/* simple model */
@@ -95,7 +103,7 @@ struct mem {
 	uint64_t ways;          /* HDM decode: devices in the interleave set */
 	dcoh *coh;              /* the DCOH (HDM-DB), NULL for HDM-H */
 	uint32_t wait_cap;      /* detailed: capacity of each wait ring */
-	evring resp[2];         /* responses waiting for credits: NDR, DRS */
+	evring *resp;           /* [port * 2 + k] responses waiting for credits: NDR, DRS */
 	cxl_event **slots;      /* storage of both rings */
 	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
 	uint64_t *dc[DC_N];     /* detailed model's counters */
@@ -383,12 +391,18 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	if (rc || (detailed && (rc = check_simple_keys(cf, err))))
 		return rc;
 	const fabric *f = sim_system(c);
-	CXL_ASSERT(f && c->nports == 1);
+	CXL_ASSERT(f && c->nports >= 1);
+	m->nports = c->nports;
+	m->cr = xcalloc(m->nports, sizeof(*m->cr));
+	m->peer_pbr = xmalloc(m->nports * sizeof(*m->peer_pbr));
+	for (uint32_t p = 0; p < m->nports; p++)
+		m->peer_pbr[p] = f->node[fab_peer(f, fab_node_of(f, c->id), p)].pbr;
 	uint32_t self = fab_node_of(f, c->id);
 	m->pbr = f->node[self].pbr;
 	m->latency = cfg_time(cf, "memory.latency");
 	hdm_init(m, f, self, cf);
-	if ((rc = dcoh_create(&m->coh, c, cf, m->pbr, &m->cr, buf, dcoh_go, dcoh_data, m, err)))
+	if ((rc = dcoh_create(&m->coh, c, cf, m->pbr, m->cr, m->peer_pbr, m->nports, buf, dcoh_go,
+			      dcoh_data, m, err)))
 		return rc;
 	int check = cfg_enum(cf, "memory.dcoh.check");
 	if (check && sim_nranks(c) > 1)
@@ -399,15 +413,16 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		sim_set_hooks(c, check == 2 ? coh_check_now : NULL, coh_check_end);
 	/* requests (2 x buffer) and, with a DCOH, the dirty lines of BIRsps
 	   (at most SF_BLOCK for each BISnp it may have out) */
-	m->wait_cap = 2 * buf * (m->coh ? 1 + SF_BLOCK * SF_MAX_OWNERS : 1);
+	m->wait_cap = 2 * buf * m->nports * (m->coh ? 1 + SF_BLOCK * SF_MAX_OWNERS : 1);
 	if (detailed) {
 		detailed_init(c, m, &p);
 	} else {
 		simple_init(c, m, cf);
 	}
-	m->slots = xmalloc(2 * (size_t)buf * sizeof(*m->slots));
-	evring_init(&m->resp[0], buf, m->slots);
-	evring_init(&m->resp[1], buf, m->slots + buf);
+	m->slots = xmalloc(2 * (size_t)m->nports * buf * sizeof(*m->slots));
+	m->resp = xmalloc(2 * (size_t)m->nports * sizeof(*m->resp));
+	for (uint32_t k = 0; k < 2 * m->nports; k++)
+		evring_init(&m->resp[k], buf, m->slots + (size_t)k * buf);
 	m->waiting_end = sim_stat_counter(c, "responses_waiting");
 	m->credits_end = sim_stat_counter(c, "credits_held");
 	cxl_grant_all_ports(c, (uint16_t)buf);
@@ -456,17 +471,20 @@ static void on_request(sim_comp *c, mem *m, cxl_event *ev)
 		to_dram(c, m, ev);
 }
 
-/* Send the oldest waiting responses while the bus has credits for them. */
+/* Send the oldest waiting responses while the buses have credits for them. */
 static void drain(sim_comp *c, mem *m)
 {
-	for (int k = 0; k < 2; k++) {
-		evring *q = &m->resp[k];
-		while (evring_peek(q) && m->cr.n[evring_peek(q)->pkt.mclass]) {
-			cxl_event *ev = evring_pop(q);
-			uint8_t vc = ev->pkt.mclass;
-			m->cr.n[vc]--;
-			cxl_grant(c, 0, vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, 1);
-			sim_send_port(c, ev, 0, 0);
+	for (uint32_t p = 0; p < m->nports; p++) {
+		for (int k = 0; k < 2; k++) {
+			evring *q = &m->resp[2 * p + k];
+			while (evring_peek(q) && m->cr[p].n[evring_peek(q)->pkt.mclass]) {
+				cxl_event *ev = evring_pop(q);
+				uint8_t vc = ev->pkt.mclass;
+				m->cr[p].n[vc]--;
+				cxl_grant(c, (uint16_t)p,
+					  vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, 1);
+				sim_send_port(c, ev, (uint16_t)p, 0);
+			}
 		}
 	}
 }
@@ -489,7 +507,8 @@ static void respond(sim_comp *c, mem *m, cxl_event *ev)
 	p->size = read ? CXL_LINE : 0;
 	ev->kind = CXL_EV_PKT;
 	sim_event_keep(c, ev);
-	evring_push(&m->resp[read], ev);
+	CXL_ASSERT(ev->dst_port < m->nports); /* the port the request came in on */
+	evring_push(&m->resp[2 * ev->dst_port + read], ev);
 	drain(c, m);
 }
 
@@ -514,7 +533,7 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 		respond(c, m, ev);
 		break;
 	case CXL_EV_CREDIT:
-		cxl_credit_apply(&m->cr, ev);
+		cxl_credit_apply(&m->cr[ev->dst_port], ev);
 		drain(c, m);
 		if (m->coh)
 			dcoh_drain(m->coh, c);
@@ -532,8 +551,13 @@ static void mem_finish(sim_comp *c, void *state)
 	m->coh = NULL;
 	if (m->dr)
 		detailed_finish(c, m);
-	*m->waiting_end = evring_free_all(c, &m->resp[0]) + evring_free_all(c, &m->resp[1]);
-	*m->credits_end = cxl_credits_total(&m->cr);
+	for (uint32_t k = 0; k < 2 * m->nports; k++)
+		*m->waiting_end += evring_free_all(c, &m->resp[k]);
+	for (uint32_t p = 0; p < m->nports; p++)
+		*m->credits_end += cxl_credits_total(&m->cr[p]);
+	free(m->cr);
+	free(m->peer_pbr);
+	free(m->resp);
 	free(m->ch_free);
 	free(m->slots);
 	m->ch_free = NULL;

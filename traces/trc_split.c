@@ -97,6 +97,21 @@ static int range_part(trc_reader *r, trc_writer **w, const char *pattern, unsign
  * Finished writers hold only their names, so all of them wait for the
  * reader's end check (trailing data, records CRC) before any is committed.
  */
+/* Commit every writer of @w (@hosts) if @rc is 0, else abort them; frees @w. */
+static int close_all(trc_writer **w, unsigned hosts, int rc, cxl_err *err)
+{
+	for (unsigned h = 0; h < hosts; h++) {
+		if (!w[h])
+			continue;
+		if (rc)
+			trc_writer_abort(w[h]);
+		else
+			rc = trc__writer_commit(w[h], err);
+	}
+	free(w);
+	return rc;
+}
+
 static int split_range(trc_reader *r, const char *pattern, unsigned hosts, uint32_t cap,
 		       cxl_err *err)
 {
@@ -109,16 +124,7 @@ static int split_range(trc_reader *r, const char *pattern, unsigned hosts, uint3
 		rc = range_part(r, &w[h], pattern, hosts, h, cap, err);
 	if (!rc && (rc = trc_reader_next(r, &rec, err)) > 0)
 		rc = cxl_err_set(err, CXL_EINTERNAL, "reader gave more than its count");
-	for (h = 0; h < hosts; h++) {
-		if (!w[h])
-			continue;
-		if (rc)
-			trc_writer_abort(w[h]);
-		else
-			rc = trc__writer_commit(w[h], err);
-	}
-	free(w);
-	return rc;
+	return close_all(w, hosts, rc, err);
 }
 
 static int split_roundrobin(trc_reader *r, const char *pattern, unsigned hosts, uint32_t cap,
@@ -141,16 +147,7 @@ static int split_roundrobin(trc_reader *r, const char *pattern, unsigned hosts, 
 		rc = trc_writer_add(w[i++ % hosts], &rec, err);
 	for (h = 0; h < hosts && !rc; h++)
 		rc = trc__writer_finish(w[h], err);
-	for (h = 0; h < hosts; h++) {
-		if (!w[h])
-			continue;
-		if (rc)
-			trc_writer_abort(w[h]);
-		else
-			rc = trc__writer_commit(w[h], err);
-	}
-	free(w);
-	return rc;
+	return close_all(w, hosts, rc, err);
 }
 
 /**

@@ -173,3 +173,15 @@ void cfgt_assert_list(const cfg *c, const char *path, const char *const *want, s
 		ck_assert_str_eq(got[i], want[i]);
 	ck_assert_ptr_null(got[n]);
 }
+
+char *cfgt_dump(const cfg *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	cfg_dump(c, f);
+	fclose(f);
+	return buf;
+}

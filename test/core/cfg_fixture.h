@@ -48,6 +48,9 @@ void cfgt_expect_file_error(const char *text, const char *suffix);
 /* Load no file with the one --set @set; expect CXL_EINVAL and @msg. */
 void cfgt_expect_set_error(const char *set, const char *msg);
 
+/* cfgt_dump - cfg_dump() of @c into a malloc'd string (free it). */
+char *cfgt_dump(const cfg *c);
+
 /* Assert that list key @path of @c holds the @n strings @want. */
 void cfgt_assert_list(const cfg *c, const char *path, const char *const *want, size_t n);
 

@@ -14,18 +14,6 @@
 
 /* ---- dump and help -------------------------------------------------------- */
 
-static char *dump_text(const cfg *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(f);
-	cfg_dump(c, f);
-	fclose(f);
-	return buf;
-}
-
 static void assert_same_values(const cfg *a, const cfg *b)
 {
 	ck_assert_int_eq(cfg_int(a, "sim.seed"), cfg_int(b, "sim.seed"));
@@ -52,12 +40,12 @@ static void assert_same_values(const cfg *a, const cfg *b)
 static void round_trip(const cfg *c)
 {
 	char path[256];
-	char *text = dump_text(c);
+	char *text = cfgt_dump(c);
 
 	cfgt_write(path, "dump.cfg", text);
 	cfg *back = cfgt_load_ok(path, NULL, 0);
 	assert_same_values(c, back);
-	char *again = dump_text(back);
+	char *again = cfgt_dump(back);
 	ck_assert_str_eq(again, text);
 	free(again);
 	free(text);
@@ -111,7 +99,7 @@ START_TEST(test_cfg_dump_format)
 {
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
-	char *text = dump_text(c);
+	char *text = cfgt_dump(c);
 
 	ck_assert_str_eq(text,
 			 "phold = {\n"

@@ -124,18 +124,6 @@ START_TEST(test_cfg_override_errors)
 }
 END_TEST
 
-static char *dump_text(const cfg *c)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(f);
-	cfg_dump(c, f);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(test_cfg_override_dump)
 {
 	char path[256];
@@ -143,7 +131,7 @@ START_TEST(test_cfg_override_dump)
 
 	cfgt_write(path, "c.cfg", base_cfg);
 	cfg *c = cfgt_load_ok(path, sets, NELEMS(sets));
-	char *text = dump_text(c);
+	char *text = cfgt_dump(c);
 	ck_assert_ptr_nonnull(strstr(text,
 		"  overrides = (\n"
 		"    { match = \"lp*\"; remote = 0.5; },\n"
@@ -152,7 +140,7 @@ START_TEST(test_cfg_override_dump)
 		"  );\n};\n"));
 	cfgt_write(path, "dump.cfg", text);
 	cfg *back = cfgt_load_ok(path, NULL, 0);
-	char *again = dump_text(back);
+	char *again = cfgt_dump(back);
 	ck_assert_str_eq(again, text);
 	const char *names[] = { "lp0", "lp3", "sw0" };
 	for (size_t i = 0; i < NELEMS(names); i++) {
@@ -161,7 +149,7 @@ START_TEST(test_cfg_override_dump)
 		ck_assert_uint_eq(cfg_time(a, "phold.mean.delay"), cfg_time(b, "phold.mean.delay"));
 	}
 	/* a view dumps its effective values */
-	char *vt = dump_text(cfg_for(c, "lp3", "phold"));
+	char *vt = cfgt_dump(cfg_for(c, "lp3", "phold"));
 	ck_assert_ptr_nonnull(strstr(vt, "  remote = 0.75;\n"));
 	ck_assert_ptr_null(strstr(vt, "overrides"));
 	free(vt);

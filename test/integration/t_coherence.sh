@@ -109,3 +109,26 @@ test_invblk_fewer_snoops() {
 	[ "$(json_num i2/stats.json bisnp)" -lt "$(json_num i1/stats.json bisnp)" ] &&
 		[ "$(json_num i4/stats.json bisnp)" -lt "$(json_num i2/stats.json bisnp)" ] || fail "InvBlk does not cut BISnps"
 }
+
+test_pooled_memory_heads_share_one_device() {
+	local a=(-q "$CONFIGS/pooled-memory.cfg" --set workload.queue=16 --set workload.requests=2000)
+	for n in 1 2 3 4; do
+		cxl "$n" "${a[@]}" -o p$n --partition roundrobin || return 1
+		conserved p$n 2000 || return 1
+		cmp -s <(results p1/stats.json) <(results p$n/stats.json) || fail "$n ranks differ" || return 1
+	done
+	# every head answered its own host: the device saw all 4 x 2000 requests
+	local dev
+	dev=$(awk -F, '$1 == "pool" && ($4 == "reads" || $4 == "writes") { t += $5 } END { print t }' p1/components.csv)
+	[ "$dev" = 8000 ] || fail "the device saw $dev requests, not 8000" || return 1
+	# with a DCOH and caches, BISnps leave on the right head (checked after every event)
+	cxl 1 "${a[@]}" -o c --set host.cache.size=32768 --set memory.dcoh.entries=256 \
+		--set memory.dcoh.check=events || return 1
+	coherent c 2000 || return 1
+	echo "pooled, coherent: $(json_num c/stats.json bisnp) BISnps, $(json_num c/stats.json sf_conflicts) conflicts"
+}
+
+test_multi_headed_memory_only_to_requesters() {
+	printf 'simulation = { end = "1us"; };\ntopology = { kind = "custom"; custom = { hosts = ["h0"]; memories = ["m0"]; switches = ["s0"]; links = ["h0 m0", "s0 m0"]; }; };\n' > m.cfg
+	expect_error 1 '.*memory m0 has 2 connections: a multi-headed device connects only to hosts and accelerators \(s0 is a switch\)' -q m.cfg
+}

@@ -255,3 +255,12 @@ void bfx_setup(void)
 void bfx_teardown(void)
 {
 }
+
+TCase *bfx_case(const char *name, double timeout)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, bfx_setup, bfx_teardown);
+	tcase_set_timeout(tc, timeout);
+	return tc;
+}

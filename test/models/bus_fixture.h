@@ -21,6 +21,7 @@
 #ifndef CXL_TEST_MODELS_BUS_FIXTURE_H
 #define CXL_TEST_MODELS_BUS_FIXTURE_H
 
+#include <check.h>
 #include <stdint.h>
 
 #include "core/engine.h"
@@ -84,5 +85,8 @@ void bfx_assert_near(double got, double want, double rel);
 /* bfx_setup, bfx_teardown - the checked fixture of every engine test case. */
 void bfx_setup(void);
 void bfx_teardown(void);
+
+/* bfx_case - a TCase named @name whose tests run in the fixture, @timeout s each. */
+TCase *bfx_case(const char *name, double timeout);
 
 #endif

@@ -408,25 +408,16 @@ END_TEST
 
 /* --- suite --------------------------------------------------------------------------------- */
 
-static TCase *fixture_case(const char *name, double timeout)
-{
-	TCase *tc = tcase_create(name);
-
-	tcase_add_checked_fixture(tc, bfx_setup, bfx_teardown);
-	tcase_set_timeout(tc, timeout);
-	return tc;
-}
-
 Suite *bus_suite(void)
 {
 	Suite *s = suite_create("bus");
-	TCase *ser = fixture_case("ser_time", 10);
-	TCase *rate = fixture_case("goodput", 60);
-	TCase *lat = fixture_case("latency", 10);
-	TCase *dup = fixture_case("duplex", 60);
-	TCase *bp = fixture_case("backpressure", 30);
-	TCase *par = fixture_case("parameters", 30);
-	TCase *errs = fixture_case("errors", 10);
+	TCase *ser = bfx_case("ser_time", 10);
+	TCase *rate = bfx_case("goodput", 60);
+	TCase *lat = bfx_case("latency", 10);
+	TCase *dup = bfx_case("duplex", 60);
+	TCase *bp = bfx_case("backpressure", 30);
+	TCase *par = bfx_case("parameters", 30);
+	TCase *errs = bfx_case("errors", 10);
 
 	tcase_add_test(ser, test_bus_ser_time_exact);
 	tcase_add_test(ser, test_bus_ser_time_no_overflow);

@@ -420,24 +420,15 @@ END_TEST
 
 /* --- suite ------------------------------------------------------------------------------- */
 
-static TCase *fixture_case(const char *name, double timeout)
-{
-	TCase *tc = tcase_create(name);
-
-	tcase_add_checked_fixture(tc, bfx_setup, bfx_teardown);
-	tcase_set_timeout(tc, timeout);
-	return tc;
-}
-
 Suite *bus_replay_suite(void)
 {
 	Suite *s = suite_create("bus_replay");
-	TCase *ar = fixture_case("arithmetic", 10);
-	TCase *off = fixture_case("off", 10);
-	TCase *win = fixture_case("window", 30);
-	TCase *err = fixture_case("errors", 60);
-	TCase *ref = fixture_case("refuse_on_full", 60);
-	TCase *misc = fixture_case("flit_and_config", 30);
+	TCase *ar = bfx_case("arithmetic", 10);
+	TCase *off = bfx_case("off", 10);
+	TCase *win = bfx_case("window", 30);
+	TCase *err = bfx_case("errors", 60);
+	TCase *ref = bfx_case("refuse_on_full", 60);
+	TCase *misc = bfx_case("flit_and_config", 30);
 
 	tcase_add_test(ar, test_bus_replay_acknak_matches_spec_tables);
 	tcase_add_test(ar, test_bus_replay_timeout_hand_values);
