@@ -1,5 +1,6 @@
 /*
- * test/models/test_sf.c - unit tests for the snoop filter (models/sf*.c).
+ * test/models/test_sf.c - unit tests for the snoop filter (models/sf*.c):
+ * hand-made cases.
  *
  * TCase "policy": each victim policy's order on hand-made sequences, with
  * touches (LRU, MRU; ignored by the others) and insertion counts (LFI,
@@ -16,21 +17,7 @@
  * TCase "invblk": the longest run wins, ties to the newest entry (and the
  * next newest), invblk_max caps the run, runs stop at SF_BLOCK groups,
  * locked lines split runs, invblk_max = 1 is the policy.
- * TCase "random": a differential test against a reference model written
- * here on plain arrays (linear search, brute-force InvBlk over every run
- * start and length) for every policy x invblk_max 1..4, on four geometries
- * (32 entries fully associative, 8 x 8, 4 x 4: 6000 operations each; 256
- * fully associative: 4000).  Operations: 40% access (find; hit: touch half
- * the time; miss: insert, or if the set is full check the insert fails and
- * evict, removing the victims 80% of the time), 15% victims of a random
- * set (removed half the time), 5% lock, 15% unlock, 10% remove, 15% touch
- * of a random present entry.  7 in 8 lines continue a sequential stream
- * (so InvBlk runs form), the rest are random, half of them above 2^40.
- * Victims are compared by line, sf_count every step, sf_check() every 8
- * steps; the test also asserts that it reached full sets, all-locked sets
- * (0 victims) and runs of full invblk_max length.
- *
- * Randomness: splitmix64 (rng_mix64) on a counter with fixed seeds.
+ * The differential test against a reference model: test_sf_random.c.
  */
 #include "models/sf.h"
 
@@ -41,49 +28,8 @@
 
 #include "core/rng.h"
 #include "models/sf_int.h"
+#include "test/models/sf_fixture.h"
 
-/*
- * Assertions for hot loops: Check's ck_assert_* record a checkpoint through
- * a pipe to the parent on every call (a syscall each), these only on failure.
- */
-#define REQ(c)                                                                  \
-	do {                                                                    \
-		if (!(c))                                                       \
-			ck_abort_msg("%s:%d: %s", __FILE__, __LINE__, #c);      \
-	} while (0)
-#define REQ_EQ(a, b)                                                            \
-	do {                                                                    \
-		unsigned long long a_ = (a), b_ = (b);                          \
-		if (a_ != b_)                                                   \
-			ck_abort_msg("%s:%d: %s == %llu, expected %s == %llu",  \
-				     __FILE__, __LINE__, #a, a_, #b, b_);       \
-	} while (0)
-#define REQ_NE(a, b) REQ((a) != (b))
-
-static sf *mk(uint32_t entries, uint32_t assoc, enum sf_policy pol, uint32_t invblk)
-{
-	const sf_params p = { .entries = entries, .assoc = assoc, .policy = pol,
-			      .invblk_max = invblk };
-	char why[64] = "";
-	sf *s = sf_create(&p, why);
-
-	ck_assert_msg(s != NULL, "sf_create: %s", why);
-	return s;
-}
-
-static uint32_t ins(sf *s, uint64_t line)
-{
-	uint32_t e = sf_insert(s, line);
-
-	REQ_NE(e, SF_NONE);
-	REQ_EQ(sf_find(s, line), e);
-	return e;
-}
-
-static uint64_t line_of(sf *s, uint32_t e)
-{
-	return sf_entry_at(s, e)->line;
-}
 
 /* Choose victims for @line's set, check they are locked, remove them; lines into @got. */
 static uint32_t evict(sf *s, uint64_t line, uint64_t *got)
@@ -93,7 +39,7 @@ static uint32_t evict(sf *s, uint64_t line, uint64_t *got)
 
 	for (uint32_t i = 0; i < n; i++) {
 		ck_assert(sf_entry_at(s, out[i])->locked);
-		got[i] = line_of(s, out[i]);
+		got[i] = sfx_line_of(s, out[i]);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		sf_remove(s, out[i]);
@@ -113,20 +59,20 @@ static uint64_t evict1(sf *s, uint64_t line)
 static void ins_all(sf *s, const uint64_t *lines, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		ins(s, lines[i]);
+		sfx_ins(s, lines[i]);
 }
 
 /* ================================================================ policy */
 
 START_TEST(test_sf_fifo_order)
 {
-	sf *s = mk(4, 0, SF_FIFO, 1);
+	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
 	const uint64_t l[] = { 0, 4, 8, 12 };
 
 	ins_all(s, l, 4);
 	sf_touch(s, sf_find(s, 0));   /* ignored by FIFO */
 	ck_assert_uint_eq(evict1(s, 100), 0);
-	ins(s, 16);
+	sfx_ins(s, 16);
 	ck_assert_uint_eq(evict1(s, 100), 4);
 	ck_assert_uint_eq(evict1(s, 100), 8);
 	ck_assert_uint_eq(evict1(s, 100), 12);
@@ -138,14 +84,14 @@ END_TEST
 
 START_TEST(test_sf_lru_order)
 {
-	sf *s = mk(4, 0, SF_LRU, 1);
+	sf *s = sfx_mk(4, 0, SF_LRU, 1);
 	const uint64_t l[] = { 0, 4, 8, 12 };
 
 	ins_all(s, l, 4);
 	sf_touch(s, sf_find(s, 0));
 	sf_touch(s, sf_find(s, 8));
 	ck_assert_uint_eq(evict1(s, 100), 4);
-	ins(s, 16);                   /* use order now 12, 0, 8, 16 */
+	sfx_ins(s, 16);                   /* use order now 12, 0, 8, 16 */
 	sf_touch(s, sf_find(s, 12));  /* 0, 8, 16, 12 */
 	ck_assert_uint_eq(evict1(s, 100), 0);
 	ck_assert_uint_eq(evict1(s, 100), 8);
@@ -157,13 +103,13 @@ END_TEST
 
 START_TEST(test_sf_lifo_order)
 {
-	sf *s = mk(4, 0, SF_LIFO, 1);
+	sf *s = sfx_mk(4, 0, SF_LIFO, 1);
 	const uint64_t l[] = { 0, 4, 8, 12 };
 
 	ins_all(s, l, 4);
 	sf_touch(s, sf_find(s, 0));   /* ignored by LIFO */
 	ck_assert_uint_eq(evict1(s, 100), 12);
-	ins(s, 16);
+	sfx_ins(s, 16);
 	ck_assert_uint_eq(evict1(s, 100), 16);
 	ck_assert_uint_eq(evict1(s, 100), 8);
 	ck_assert_uint_eq(evict1(s, 100), 4);
@@ -174,7 +120,7 @@ END_TEST
 
 START_TEST(test_sf_mru_order)
 {
-	sf *s = mk(4, 0, SF_MRU, 1);
+	sf *s = sfx_mk(4, 0, SF_MRU, 1);
 	const uint64_t l[] = { 0, 4, 8, 12 };
 
 	ins_all(s, l, 4);
@@ -183,7 +129,7 @@ START_TEST(test_sf_mru_order)
 	ck_assert_uint_eq(evict1(s, 100), 12);
 	sf_touch(s, sf_find(s, 0));
 	ck_assert_uint_eq(evict1(s, 100), 0);
-	ins(s, 16);
+	sfx_ins(s, 16);
 	sf_touch(s, sf_find(s, 8));
 	ck_assert_uint_eq(evict1(s, 100), 8);
 	ck_assert_uint_eq(evict1(s, 100), 16);
@@ -193,25 +139,25 @@ END_TEST
 
 START_TEST(test_sf_lfi_order)
 {
-	sf *s = mk(4, 0, SF_LFI, 1);
+	sf *s = sfx_mk(4, 0, SF_LFI, 1);
 
 	for (int k = 0; k < 2; k++) {   /* lines 0 and 4 inserted twice */
-		sf_remove(s, ins(s, 0));
-		sf_remove(s, ins(s, 4));
+		sf_remove(s, sfx_ins(s, 0));
+		sf_remove(s, sfx_ins(s, 4));
 	}
-	ins(s, 0);
-	ins(s, 4);
-	ins(s, 8);
-	ins(s, 12);
+	sfx_ins(s, 0);
+	sfx_ins(s, 4);
+	sfx_ins(s, 8);
+	sfx_ins(s, 12);
 	ck_assert_uint_eq(sf__lfi_count(s, 0), 3);
 	ck_assert_uint_eq(sf__lfi_count(s, 8), 1);
 	ck_assert_uint_eq(sf__lfi_count(s, 99), 0);
 	sf_touch(s, sf_find(s, 8));     /* ignored by LFI */
 	ck_assert_uint_eq(evict1(s, 100), 8);   /* count 1, older than 12 */
 	ck_assert_uint_eq(evict1(s, 100), 12);
-	ins(s, 8);                      /* count 2: fewer than 0 and 4 */
+	sfx_ins(s, 8);                      /* count 2: fewer than 0 and 4 */
 	ck_assert_uint_eq(evict1(s, 100), 8);
-	ins(s, 8);                      /* count 3, newest: ties go to FIFO */
+	sfx_ins(s, 8);                      /* count 3, newest: ties go to FIFO */
 	ck_assert_uint_eq(evict1(s, 100), 0);
 	ck_assert_uint_eq(evict1(s, 100), 4);
 	ck_assert_uint_eq(evict1(s, 100), 8);
@@ -221,13 +167,13 @@ END_TEST
 
 START_TEST(test_sf_lfi_table_grows)
 {
-	sf *s = mk(4, 0, SF_LFI, 1);
+	sf *s = sfx_mk(4, 0, SF_LFI, 1);
 	uint64_t slots = s->lfi.nslots;
 
 	for (uint64_t l = 0; l < 5000; l++)
-		sf_remove(s, ins(s, l * 4 + (l & 3)));
+		sf_remove(s, sfx_ins(s, l * 4 + (l & 3)));
 	for (uint64_t l = 0; l < 5000; l += 2)
-		sf_remove(s, ins(s, l * 4 + (l & 3)));
+		sf_remove(s, sfx_ins(s, l * 4 + (l & 3)));
 	ck_assert_uint_gt(s->lfi.nslots, slots);
 	ck_assert_uint_eq(s->lfi.used, 5000);
 	for (uint64_t l = 0; l < 5000; l++)
@@ -241,11 +187,11 @@ END_TEST
 
 START_TEST(test_sf_set_mapping)
 {
-	sf *s = mk(16, 4, SF_FIFO, 1);   /* 4 sets of 4; set = L / 4 % 4 */
+	sf *s = sfx_mk(16, 4, SF_FIFO, 1);   /* 4 sets of 4; set = L / 4 % 4 */
 
 	ck_assert_uint_eq(s->nsets, 4);
 	for (uint64_t l = 4; l < 8; l++) {
-		uint32_t e = ins(s, l);
+		uint32_t e = sfx_ins(s, l);
 
 		ck_assert_uint_ge(e, 4);
 		ck_assert_uint_lt(e, 8);
@@ -255,7 +201,7 @@ START_TEST(test_sf_set_mapping)
 	ck_assert_uint_eq(sf_insert(s, 4 + 16 * 1000), SF_NONE);
 	ck_assert_uint_eq(sf_find(s, 20), SF_NONE);
 	ck_assert_uint_eq(sf_set_free(s, 8), 4);
-	uint32_t e8 = ins(s, 8);                        /* set 2 */
+	uint32_t e8 = sfx_ins(s, 8);                        /* set 2 */
 	ck_assert_uint_ge(e8, 8);
 	ck_assert_uint_lt(e8, 12);
 	ck_assert_uint_eq(sf_set_free(s, 40), 3);       /* 40 / 4 % 4 = 2 */
@@ -278,7 +224,7 @@ static void lines_with_home(const sf *s, uint32_t home, uint64_t from, uint64_t 
 
 START_TEST(test_sf_hash_collisions)
 {
-	sf *s = mk(16, 0, SF_FIFO, 1);   /* 32 index slots */
+	sf *s = sfx_mk(16, 0, SF_FIFO, 1);   /* 32 index slots */
 	uint64_t a[8], b[4], absent[1];
 
 	ck_assert_uint_eq(s->idx_mask, 31);
@@ -298,7 +244,7 @@ START_TEST(test_sf_hash_collisions)
 			ck_assert_uint_eq(sf_find(s, a[i]), SF_NONE);
 			sf_check(s);
 			for (int j = 0; j < 4; j++)
-				ck_assert_uint_eq(line_of(s, sf_find(s, b[j])), b[j]);
+				ck_assert_uint_eq(sfx_line_of(s, sf_find(s, b[j])), b[j]);
 		}
 		for (int j = 0; j < 4; j++)
 			sf_remove(s, sf_find(s, b[j]));
@@ -311,7 +257,7 @@ END_TEST
 START_TEST(test_sf_fully_assoc_large)
 {
 	const uint32_t n = 1u << 20;
-	sf *s = mk(n, 0, SF_FIFO, 1);
+	sf *s = sfx_mk(n, 0, SF_FIFO, 1);
 
 	uint64_t bad = 0;   /* ck_assert in these loops would cost a syscall each */
 
@@ -337,30 +283,30 @@ END_TEST
 START_TEST(test_sf_locked_never_chosen)
 {
 	for (int pol = 0; pol < SF_NPOLICY; pol++) {
-		sf *s = mk(8, 4, (enum sf_policy)pol, 1);
+		sf *s = sfx_mk(8, 4, (enum sf_policy)pol, 1);
 		const uint64_t l[] = { 0, 32, 64, 96 };   /* all in set 0 */
 		uint32_t out[SF_BLOCK];
 
 		ins_all(s, l, 4);
-		ins(s, 4);                                 /* set 1 */
+		sfx_ins(s, 4);                                 /* set 1 */
 		sf_lock(s, sf_find(s, 0));
 		sf_lock(s, sf_find(s, 96));
 		sf_lock(s, sf_find(s, 96));                /* idempotent */
 		uint32_t n1 = sf_victims(s, 0, out);
 		ck_assert_uint_eq(n1, 1);
-		uint64_t v1 = line_of(s, out[0]);
+		uint64_t v1 = sfx_line_of(s, out[0]);
 		ck_assert(v1 == 32 || v1 == 64);
 		ck_assert_uint_eq(sf_victims(s, 0, out), 1);
-		ck_assert_uint_eq(line_of(s, out[0]), 96 - v1);
+		ck_assert_uint_eq(sfx_line_of(s, out[0]), 96 - v1);
 		ck_assert_uint_eq(sf_victims(s, 0, out), 0);   /* all locked */
 		ck_assert_uint_eq(sf_set_free(s, 0), 0);
 		ck_assert_uint_eq(sf_victims(s, 4, out), 1);   /* other set unaffected */
-		ck_assert_uint_eq(line_of(s, out[0]), 4);
+		ck_assert_uint_eq(sfx_line_of(s, out[0]), 4);
 		sf_unlock(s, sf_find(s, 96));
 		sf_unlock(s, sf_find(s, 96));
 		sf_check(s);
 		ck_assert_uint_eq(sf_victims(s, 0, out), 1);
-		ck_assert_uint_eq(line_of(s, out[0]), 96);
+		ck_assert_uint_eq(sfx_line_of(s, out[0]), 96);
 		sf_remove(s, sf_find(s, 0));               /* removing a locked entry */
 		sf_check(s);
 		ck_assert_uint_eq(sf_count(s), 4);
@@ -371,8 +317,8 @@ END_TEST
 
 START_TEST(test_sf_owners)
 {
-	sf *s = mk(4, 0, SF_FIFO, 1);
-	uint32_t e = ins(s, 7);
+	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
+	uint32_t e = sfx_ins(s, 7);
 	sf_entry *en = sf_entry_at(s, e);
 
 	ck_assert_uint_eq(en->nowners, 0);
@@ -395,7 +341,7 @@ START_TEST(test_sf_owners)
 	ck_assert_uint_eq(en->owner[0], 101);
 	sf_check(s);
 	sf_remove(s, e);
-	e = ins(s, 7);
+	e = sfx_ins(s, 7);
 	ck_assert_uint_eq(sf_entry_at(s, e)->nowners, 0);
 	sf_destroy(s);
 }
@@ -423,23 +369,23 @@ START_TEST(test_sf_invalid_params)
 		ck_assert_msg(strstr(why, bad[i].word), "case %zu: \"%s\"", i, why);
 		ck_assert_ptr_null(sf_create(&bad[i].p, NULL));
 	}
-	sf_destroy(mk(8, 8, SF_MRU, SF_BLOCK));   /* one set of 8: valid */
+	sf_destroy(sfx_mk(8, 8, SF_MRU, SF_BLOCK));   /* one set of 8: valid */
 	sf_destroy(NULL);
 }
 END_TEST
 
 START_TEST(test_sf_insert_present_panics)
 {
-	sf *s = mk(4, 0, SF_FIFO, 1);
+	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
 
-	ins(s, 5);
+	sfx_ins(s, 5);
 	sf_insert(s, 5);
 }
 END_TEST
 
 START_TEST(test_sf_remove_invalid_panics)
 {
-	sf *s = mk(4, 0, SF_FIFO, 1);
+	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
 
 	sf_remove(s, 0);
 }
@@ -447,7 +393,7 @@ END_TEST
 
 START_TEST(test_sf_check_finds_grp_damage)
 {
-	sf *s = mk(8, 0, SF_FIFO, 3);
+	sf *s = sfx_mk(8, 0, SF_FIFO, 3);
 
 	ins_all(s, (const uint64_t[]){ 4, 5, 9 }, 3);
 	ck_assert_uint_eq(sf_check(s), 3);
@@ -458,10 +404,10 @@ END_TEST
 
 START_TEST(test_sf_check_finds_damage)
 {
-	sf *s = mk(4, 0, SF_LFI, 1);
+	sf *s = sfx_mk(4, 0, SF_LFI, 1);
 
-	ins(s, 1);
-	ins(s, 2);
+	sfx_ins(s, 1);
+	sfx_ins(s, 2);
 	ck_assert_uint_eq(sf_check(s), 2);
 	s->lcount[sf_find(s, 2)] = 7;   /* heap key no longer the table's count */
 	sf_check(s);
@@ -482,7 +428,7 @@ static void want_victims(sf *s, uint64_t line, const uint64_t *want, uint32_t n)
 
 START_TEST(test_sf_invblk_longest)
 {
-	sf *s = mk(16, 0, SF_FIFO, 4);
+	sf *s = sfx_mk(16, 0, SF_FIFO, 4);
 	const uint64_t l[] = { 0, 1, 8, 9, 10, 20 };
 
 	ins_all(s, l, 6);
@@ -496,7 +442,7 @@ END_TEST
 
 START_TEST(test_sf_invblk_lifo_tie)
 {
-	sf *s = mk(16, 0, SF_FIFO, 2);
+	sf *s = sfx_mk(16, 0, SF_FIFO, 2);
 
 	ins_all(s, (const uint64_t[]){ 0, 1, 8, 9, 20 }, 5);
 	want_victims(s, 99, (const uint64_t[]){ 8, 9 }, 2);
@@ -508,11 +454,11 @@ START_TEST(test_sf_invblk_lifo_tie)
 	sf_destroy(s);
 
 	/* newest entry in two candidates: the next newest decides */
-	s = mk(16, 0, SF_FIFO, 2);
+	s = sfx_mk(16, 0, SF_FIFO, 2);
 	ins_all(s, (const uint64_t[]){ 3, 1, 2 }, 3);
 	want_victims(s, 99, (const uint64_t[]){ 1, 2 }, 2);
 	sf_destroy(s);
-	s = mk(16, 0, SF_FIFO, 2);
+	s = sfx_mk(16, 0, SF_FIFO, 2);
 	ins_all(s, (const uint64_t[]){ 1, 3, 2 }, 3);
 	want_victims(s, 99, (const uint64_t[]){ 2, 3 }, 2);
 	sf_destroy(s);
@@ -522,7 +468,7 @@ END_TEST
 START_TEST(test_sf_invblk_max_len)
 {
 	for (uint32_t max = 1; max <= SF_BLOCK; max++) {
-		sf *s = mk(16, 0, SF_FIFO, max);
+		sf *s = sfx_mk(16, 0, SF_FIFO, max);
 		uint64_t want[SF_BLOCK];
 
 		ins_all(s, (const uint64_t[]){ 4, 5, 6, 7 }, 4);
@@ -536,14 +482,14 @@ END_TEST
 
 START_TEST(test_sf_invblk_group_bound)
 {
-	sf *s = mk(16, 0, SF_FIFO, 4);
+	sf *s = sfx_mk(16, 0, SF_FIFO, 4);
 
 	ins_all(s, (const uint64_t[]){ 2, 3, 4, 5, 6 }, 5);   /* 2..6 crosses 3|4 */
 	want_victims(s, 99, (const uint64_t[]){ 4, 5, 6 }, 3);
 	want_victims(s, 99, (const uint64_t[]){ 2, 3 }, 2);
 	sf_destroy(s);
 
-	s = mk(32, 8, SF_LIFO, 4);   /* a group maps to one set: lines 12..15 in set 3 */
+	s = sfx_mk(32, 8, SF_LIFO, 4);   /* a group maps to one set: lines 12..15 in set 3 */
 	ins_all(s, (const uint64_t[]){ 12, 13, 14, 15, 16, 17 }, 6);
 	want_victims(s, 12, (const uint64_t[]){ 12, 13, 14, 15 }, 4);
 	ck_assert_uint_eq(sf_victims(s, 12, (uint32_t[SF_BLOCK]){ 0 }), 0);
@@ -554,7 +500,7 @@ END_TEST
 
 START_TEST(test_sf_invblk_locked_splits)
 {
-	sf *s = mk(16, 0, SF_FIFO, 4);
+	sf *s = sfx_mk(16, 0, SF_FIFO, 4);
 
 	ins_all(s, (const uint64_t[]){ 0, 1, 2, 3, 8 }, 5);
 	sf_lock(s, sf_find(s, 1));
@@ -573,346 +519,16 @@ START_TEST(test_sf_invblk_one_is_policy)
 					    [SF_LIFO] = 3, [SF_MRU] = 0 };
 
 	for (int pol = 0; pol < SF_NPOLICY; pol++) {
-		sf *s = mk(8, 0, (enum sf_policy)pol, 1);
+		sf *s = sfx_mk(8, 0, (enum sf_policy)pol, 1);
 
-		sf_remove(s, ins(s, 0));
-		sf_remove(s, ins(s, 1));
-		sf_remove(s, ins(s, 3));
+		sf_remove(s, sfx_ins(s, 0));
+		sf_remove(s, sfx_ins(s, 1));
+		sf_remove(s, sfx_ins(s, 3));
 		ins_all(s, (const uint64_t[]){ 0, 1, 2, 3 }, 4);
 		sf_touch(s, sf_find(s, 0));
 		ck_assert_uint_eq(evict1(s, 9), want[pol]);
 		sf_destroy(s);
 	}
-}
-END_TEST
-
-/* ================================================================ random */
-
-#define REF_MAX 256          /* entries of the largest geometry */
-#define REF_HI (UINT64_C(1) << 40)
-
-typedef struct ref_ent ref_ent;
-struct ref_ent {
-	uint64_t line;   /* line */
-	uint64_t ins;    /* clock at insertion */
-	uint64_t use;    /* clock at insertion or last touch */
-	uint32_t cnt;    /* insertions of the line, this one included */
-	int valid;       /* 1: in use */
-	int locked;      /* 1: locked */
-};
-
-typedef struct ref ref;
-struct ref {
-	ref_ent e[REF_MAX];      /* unordered slots */
-	uint32_t n;              /* entries */
-	uint32_t nsets;          /* sets */
-	enum sf_policy pol;      /* policy */
-	uint32_t inv;            /* invblk_max */
-	uint64_t clock;          /* event counter */
-	uint32_t cnt[8 * REF_MAX];  /* insertions per line index (line_idx) */
-	uint32_t range;          /* lines drawn: indices 0..range-1 */
-};
-
-static uint64_t idx_line(const ref *r, uint32_t k)
-{
-	uint32_t half = r->range / 2;
-
-	return k < half ? k : REF_HI + (k - half);
-}
-
-static uint32_t line_idx(const ref *r, uint64_t line)
-{
-	return line < REF_HI ? (uint32_t)line : (uint32_t)(line - REF_HI) + r->range / 2;
-}
-
-static uint32_t ref_set(const ref *r, uint64_t line)
-{
-	return (uint32_t)(line / SF_BLOCK % r->nsets);
-}
-
-static int ref_find(const ref *r, uint64_t line)
-{
-	for (uint32_t i = 0; i < r->n; i++)
-		if (r->e[i].valid && r->e[i].line == line)
-			return (int)i;
-	return -1;
-}
-
-static uint32_t ref_used(const ref *r, uint32_t set)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < r->n; i++)
-		k += r->e[i].valid && ref_set(r, r->e[i].line) == set;
-	return k;
-}
-
-static void ref_insert(ref *r, uint64_t line)
-{
-	uint32_t i = 0;
-
-	while (r->e[i].valid)
-		i++;
-	r->e[i] = (ref_ent){ .line = line, .ins = r->clock, .use = r->clock,
-			     .cnt = ++r->cnt[line_idx(r, line)], .valid = 1 };
-	r->clock++;
-}
-
-/* @a beats @b as a single victim under the policy */
-static int ref_single_better(const ref *r, const ref_ent *a, const ref_ent *b)
-{
-	switch (r->pol) {
-	case SF_FIFO: return a->ins < b->ins;
-	case SF_LIFO: return a->ins > b->ins;
-	case SF_LRU: return a->use < b->use;
-	case SF_MRU: return a->use > b->use;
-	case SF_LFI: return a->cnt < b->cnt || (a->cnt == b->cnt && a->ins < b->ins);
-	default: ck_abort();
-	}
-	return 0;
-}
-
-static int ref_free_line(const ref *r, uint64_t line)
-{
-	int i = ref_find(r, line);
-
-	return i >= 0 && !r->e[i].locked;
-}
-
-/* Insertion clocks of lines first..first+len-1, newest first. */
-static void ref_run_key(const ref *r, uint64_t first, uint32_t len, uint64_t *key)
-{
-	for (uint32_t i = 0; i < len; i++)
-		key[i] = r->e[ref_find(r, first + i)].ins;
-	for (uint32_t i = 0; i < len; i++)       /* selection sort, descending */
-		for (uint32_t j = i + 1; j < len; j++)
-			if (key[j] > key[i]) {
-				uint64_t t = key[i];
-				key[i] = key[j];
-				key[j] = t;
-			}
-}
-
-/* Brute force over every run start and length; returns the length, first line in *first. */
-static uint32_t ref_invblk(const ref *r, uint32_t set, uint64_t *first)
-{
-	uint32_t best = 0;
-	uint64_t bkey[SF_BLOCK] = { 0 }, key[SF_BLOCK];
-
-	for (uint32_t i = 0; i < r->n; i++) {
-		const ref_ent *x = &r->e[i];
-
-		if (!x->valid || x->locked || ref_set(r, x->line) != set)
-			continue;
-		for (uint32_t len = 1; len <= r->inv; len++) {
-			uint64_t last = x->line + len - 1;
-
-			if (last / SF_BLOCK != x->line / SF_BLOCK || !ref_free_line(r, last))
-				break;
-			ref_run_key(r, x->line, len, key);
-			int better = len > best;
-			for (uint32_t k = 0; len == best && k < len; k++)
-				if (key[k] != bkey[k]) {
-					better = key[k] > bkey[k];
-					break;
-				}
-			if (better) {
-				best = len;
-				*first = x->line;
-				memcpy(bkey, key, sizeof(key));
-			}
-		}
-	}
-	return best;
-}
-
-/* The reference victims of @line's set, by line in line order; locks them. */
-static uint32_t ref_victims(ref *r, uint64_t line, uint64_t *lines)
-{
-	uint32_t set = ref_set(r, line), n = 0;
-
-	if (r->inv > 1) {
-		uint64_t first = 0;
-
-		n = ref_invblk(r, set, &first);
-		for (uint32_t i = 0; i < n; i++)
-			lines[i] = first + i;
-	} else {
-		const ref_ent *best = NULL;
-
-		for (uint32_t i = 0; i < r->n; i++) {
-			const ref_ent *x = &r->e[i];
-
-			if (x->valid && !x->locked && ref_set(r, x->line) == set &&
-			    (!best || ref_single_better(r, x, best)))
-				best = x;
-		}
-		if (best)
-			lines[n++] = best->line;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		r->e[ref_find(r, lines[i])].locked = 1;
-	return n;
-}
-
-typedef struct drv drv;
-struct drv {
-	sf *s;          /* under test */
-	ref r;          /* reference */
-	uint64_t rng;   /* splitmix64 counter */
-	uint32_t hits[SF_BLOCK + 1];   /* sf_victims calls by number of victims */
-	uint32_t full;  /* inserts refused by a full set */
-};
-
-static uint32_t rnd(drv *d, uint32_t n)
-{
-	return (uint32_t)(rng_mix64(d->rng++) % n);
-}
-
-/* Victims from both, compared; then removed from both with probability @pct_remove %. */
-static void step_victims(drv *d, uint64_t line, uint32_t pct_remove)
-{
-	uint32_t out[SF_BLOCK];
-	uint64_t want[SF_BLOCK];
-	uint32_t n = sf_victims(d->s, line, out);
-
-	REQ_EQ(n, ref_victims(&d->r, line, want));
-	d->hits[n]++;
-	for (uint32_t i = 0; i < n; i++) {
-		REQ_EQ(line_of(d->s, out[i]), want[i]);
-		REQ(sf_entry_at(d->s, out[i])->locked);
-	}
-	if (rnd(d, 100) >= pct_remove)
-		return;
-	for (uint32_t i = 0; i < n; i++) {
-		d->r.e[ref_find(&d->r, want[i])].valid = 0;
-		sf_remove(d->s, out[i]);
-	}
-}
-
-static void step_access(drv *d, uint64_t line)
-{
-	int i = ref_find(&d->r, line);
-	uint32_t e = sf_find(d->s, line);
-
-	if (i >= 0) {
-		REQ_NE(e, SF_NONE);
-		REQ_EQ(line_of(d->s, e), line);
-		if (rnd(d, 2)) {
-			sf_touch(d->s, e);
-			d->r.e[i].use = d->r.clock++;
-		}
-		return;
-	}
-	REQ_EQ(e, SF_NONE);
-	uint32_t used = ref_used(&d->r, ref_set(&d->r, line));
-	REQ_EQ(sf_set_free(d->s, line), d->r.n / d->r.nsets - used);
-	if (used < d->r.n / d->r.nsets) {
-		ins(d->s, line);
-		ref_insert(&d->r, line);
-	} else {
-		REQ_EQ(sf_insert(d->s, line), SF_NONE);
-		d->full++;
-		step_victims(d, line, 80);
-	}
-}
-
-/* A random valid reference entry, or -1. */
-static int pick_valid(drv *d)
-{
-	uint32_t start = rnd(d, d->r.n);
-
-	for (uint32_t k = 0; k < d->r.n; k++) {
-		uint32_t i = (start + k) % d->r.n;
-
-		if (d->r.e[i].valid)
-			return (int)i;
-	}
-	return -1;
-}
-
-static void step_entry_op(drv *d, uint32_t op)
-{
-	int i = pick_valid(d);
-
-	if (i < 0)
-		return;
-	ref_ent *x = &d->r.e[i];
-	uint32_t e = sf_find(d->s, x->line);
-
-	REQ_NE(e, SF_NONE);
-	REQ_EQ(sf_entry_at(d->s, e)->locked, x->locked);
-	if (op < 60) {
-		sf_lock(d->s, e);
-		x->locked = 1;
-	} else if (op < 75) {
-		sf_unlock(d->s, e);
-		x->locked = 0;
-	} else if (op < 85) {
-		sf_remove(d->s, e);
-		x->valid = 0;
-	} else {
-		sf_touch(d->s, e);
-		x->use = d->r.clock++;
-	}
-}
-
-/* One differential run; adds its sf_victims counts by result to @hits. */
-static void run_random(uint32_t entries, uint32_t assoc, enum sf_policy pol, uint32_t inv,
-		       uint64_t seed, int ops, uint32_t *hits)
-{
-	drv d = { .rng = seed };
-	uint32_t last = 0;
-
-	d.s = mk(entries, assoc, pol, inv);
-	d.r.n = entries;
-	d.r.nsets = assoc ? entries / assoc : 1;
-	d.r.pol = pol;
-	d.r.inv = inv;
-	d.r.range = 4 * entries;   /* half low lines, half above 2^40 */
-	for (int k = 0; k < ops; k++) {
-		uint32_t op = rnd(&d, 100);
-		uint32_t k_line = rnd(&d, 8) ? (last + 1) % d.r.range : rnd(&d, d.r.range);
-		uint64_t line = idx_line(&d.r, k_line);
-
-		last = k_line;   /* 7 in 8 lines continue a sequential stream */
-
-		if (op < 40)
-			step_access(&d, line);
-		else if (op < 55)
-			step_victims(&d, line, 50);
-		else
-			step_entry_op(&d, op);
-		uint32_t live = 0;
-		for (uint32_t i = 0; i < d.r.n; i++)
-			live += (uint32_t)d.r.e[i].valid;
-		REQ_EQ(sf_count(d.s), live);
-		if (k % 8 == 0)
-			sf_check(d.s);
-	}
-	sf_check(d.s);
-	sf_destroy(d.s);
-	for (uint32_t n = 0; n <= SF_BLOCK; n++)
-		hits[n] += d.hits[n];
-	ck_assert_uint_gt(d.full, 0);
-}
-
-/* Loop index = policy * SF_BLOCK + invblk_max - 1. */
-START_TEST(test_sf_random_vs_reference)
-{
-	enum sf_policy pol = (enum sf_policy)(_i / SF_BLOCK);
-	uint32_t inv = (uint32_t)(_i % SF_BLOCK) + 1;
-	uint64_t seed = 0x5f5eed00u + (uint64_t)_i * 1000;
-
-	uint32_t hits[SF_BLOCK + 1] = { 0 };
-
-	run_random(32, 0, pol, inv, seed, 6000, hits);       /* fully associative */
-	run_random(64, 8, pol, inv, seed + 1, 6000, hits);   /* 8 sets of 8 */
-	run_random(16, 4, pol, inv, seed + 2, 6000, hits);   /* 4 sets of 4 */
-	run_random(256, 0, pol, inv, seed + 3, 4000, hits);  /* deeper heaps */
-	/* the runs reached what they exist for: all-locked sets, full-length runs */
-	ck_assert_uint_gt(hits[0], 0);
-	ck_assert_uint_gt(hits[inv], 5);
 }
 END_TEST
 
@@ -922,7 +538,6 @@ Suite *sf_suite(void)
 	TCase *pol = tcase_create("policy");
 	TCase *str = tcase_create("structure");
 	TCase *inv = tcase_create("invblk");
-	TCase *rnd_tc = tcase_create("random");
 
 	tcase_add_test(pol, test_sf_fifo_order);
 	tcase_add_test(pol, test_sf_lru_order);
@@ -953,8 +568,5 @@ Suite *sf_suite(void)
 	tcase_add_test(inv, test_sf_invblk_one_is_policy);
 	suite_add_tcase(su, inv);
 
-	tcase_set_timeout(rnd_tc, 120);
-	tcase_add_loop_test(rnd_tc, test_sf_random_vs_reference, 0, SF_NPOLICY * SF_BLOCK);
-	suite_add_tcase(su, rnd_tc);
 	return su;
 }
