@@ -30,7 +30,6 @@
 #include "models/sf_int.h"
 #include "test/models/sf_fixture.h"
 
-
 /* Choose victims for @line's set, check they are locked, remove them; lines into @got. */
 static uint32_t evict(sf *s, uint64_t line, uint64_t *got)
 {
