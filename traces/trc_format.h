@@ -1,5 +1,6 @@
 /*
- * traces/trc_format.h - the byte layout of a .cxt trace file (version 1).
+ * traces/trc_format.h - the byte layout of a .cxt trace file (version 2;
+ * readers also take version 1, which is version 2 without absolute lines).
  *
  * Every integer is little-endian.  CRC32 is zlib's crc32() (the ISO-HDLC /
  * gzip polynomial).  A file is one header followed by blocks; nothing follows
@@ -10,7 +11,7 @@
  *   offset size  field
  *   0      8     magic 89 'C' 'X' 'T' 0d 0a 1a 0a (PNG-style: catches 7-bit
  *                and CRLF-mangling transfers)
- *   8      2     version, 1
+ *   8      2     version: 2 (1 is read too; it never has the ABS flag)
  *   10     2     header length H = 48 + L (bytes, CRC included)
  *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*), bit 8
  *                TRC_ORIGIN_ESF_DELAY (ESF ticks were delays); other bits 0
@@ -42,22 +43,31 @@
  *
  *   u8      block flags: bit 0 ALIGNED (every address is a multiple of 64:
  *           no low-bits column), bit 1 UNIFORM_SIZE (one size for all
- *           records), bit 2 NO_DT (every time delta is 0: no delta column);
- *           other bits 0
+ *           records), bit 2 NO_DT (every time delta is 0: no delta column),
+ *           bit 3 ABS (some records are absolute lines; set exactly when
+ *           one is); other bits 0
  *   varint  time of the block's first record, ps (absolute)
  *   varint  with UNIFORM_SIZE the size of every record (1 .. 2^32-1
  *           bytes), else the length of the size column, bytes
  *   varint  length of the delta column, bytes   (only without NO_DT)
+ *   varint  absolute base line b, < 2^58          (only with ABS)
+ *   u8      absolute width w, 1..58               (only with ABS)
  *   n x u8  tag column: bit 0 op (0 read, 1 write), bit 1 TRC_REC_NOTIME,
- *           bits 2-3 zero, bits 4-7 reference r (0..15)
- *   n x u8  class column: bit length k (0..64) of the zigzag line delta z
+ *           bit 2 ABS (the line is absolute; then r is 0), bit 3 zero,
+ *           bits 4-7 reference r (0..15)
+ *   m x u8  class column, for the m records without the ABS tag bit: bit
+ *           length k (0..64) of the zigzag line delta z
+ *   a x u8  high column, for the a = n - m records with the ABS tag bit:
+ *           bits s .. w-1 of v = line - b, where s = max(w - 8, 0)
  *   n x u8  low column: address bits 0-5          (only without ALIGNED)
  *   varints delta column: time of record i minus time of record i-1, for
  *           i = 1 .. n-1, ps                       (only without NO_DT)
  *   varints size column: n sizes, bytes, 1 .. 2^32-1 (only without
  *           UNIFORM_SIZE)
- *   bytes   mantissa column: for each record with k >= 2, the low k-1 bits
- *           of z, packed LSB-first; the rest of the payload, < 8 bits spare
+ *   bytes   mantissa column: for each record in order, the low k-1 bits
+ *           of z if it has a class k >= 2, or the low s bits of v if it is
+ *           absolute; packed LSB-first; the rest of the payload, < 8 bits
+ *           spare
  *
  * Addresses are coded in 64-byte line units, line = address >> 6 (so an
  * address is below 2^64 and a line below 2^58).  Each record refers to one
@@ -65,8 +75,14 @@
  * record's line; lines before the block's first record are 0), and stores
  * z = zigzag(line - ring[r]) (zigzag(d) = 2d for d >= 0, -2d-1 for d < 0)
  * as the class k = bit length of z and the k-1 bits below z's top bit.  The
- * writer picks the r that gives the smallest z.  Columns are split by field
- * before deflate so that each compresses with statistics of its own.
+ * writer picks the r that gives the smallest z.  A record far from all 16
+ * (a fresh random pointer) is better stored absolute: v = line - b where b
+ * is the block's lowest line and w the bit length of its highest v, the top
+ * 8 bits of v in the high column, whose skew deflate's Huffman codes learn
+ * (where the program's memory lies), the rest raw.  The writer stores a
+ * record absolute when its class k > 8 and k > w - 16 (a policy, not part
+ * of the format).  Columns are split by field before deflate so that each
+ * compresses with statistics of its own.
  *
  * Record image (24 bytes, for the records CRC): time u64, address u64,
  * size u32, op u8, flags u8, 2 zero bytes - exactly `struct trc_rec` on a
@@ -81,7 +97,8 @@
 
 #define TRC_MAGIC "\x89" "CXT\r\n\x1a\n"
 #define TRC_MAGIC_LEN 8
-#define TRC_VERSION 1
+#define TRC_VERSION 2              /* the version written */
+#define TRC_VERSION_MIN 1          /* the oldest version read */
 #define TRC_HDR_FIXED 44          /* header bytes before the origin text */
 #define TRC_HDR_MIN 48            /* header length with an empty origin text */
 #define TRC_ORIGIN_TEXT_MAX 1024  /* longest origin text, bytes */
@@ -94,15 +111,19 @@
 #define TRC_BLK_ALIGNED 0x01u
 #define TRC_BLK_UNIFORM_SIZE 0x02u
 #define TRC_BLK_NO_DT 0x04u
-#define TRC_BLK_FLAGS_ALL 0x07u
+#define TRC_BLK_ABS 0x08u
+#define TRC_BLK_FLAGS_ALL 0x0fu
 
 #define TRC_REFS 16               /* previous lines a record can refer to */
 #define TRC_TAG_OP 0x01u
 #define TRC_TAG_NOTIME 0x02u
-#define TRC_TAG_RESERVED 0x0cu
+#define TRC_TAG_ABS 0x04u
+#define TRC_TAG_RESERVED 0x08u
 #define TRC_TAG_REF_SHIFT 4
 
 #define TRC_LINE_SHIFT 6
+#define TRC_LINE_BITS 58          /* lines are below 2^58 */
+#define TRC_HIGH_BITS 8           /* bits of an absolute v in the high column */
 #define TRC_REC_IMAGE 24          /* bytes of one record in the records CRC */
 
 /* Largest payload of an n-record block: preamble + per record tag, class,

@@ -93,8 +93,9 @@ size_t trc__header_len(const uint8_t *fixed, const char **why)
 		*why = "not a .cxt file (bad magic)";
 		return 0;
 	}
-	if (trc_get16(fixed + 8) != TRC_VERSION) {
-		*why = "unsupported .cxt version (expected 1)";
+	_Static_assert(TRC_VERSION_MIN == 1 && TRC_VERSION == 2, "the message below names them");
+	if (trc_get16(fixed + 8) < TRC_VERSION_MIN || trc_get16(fixed + 8) > TRC_VERSION) {
+		*why = "unsupported .cxt version (this reader takes 1 and 2)";
 		return 0;
 	}
 	if (tlen > TRC_ORIGIN_TEXT_MAX || hlen != TRC_HDR_MIN + tlen) {

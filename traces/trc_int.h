@@ -25,7 +25,7 @@ struct trc_derr {
 };
 
 /* Sections of a payload, deflated each with Huffman codes of its own. */
-#define TRC_SECTIONS 6
+#define TRC_SECTIONS 7
 
 /**
  * trc__encode_block - encode @n records (1..TRC_CAP_MAX, valid and sorted)
@@ -34,7 +34,7 @@ struct trc_derr {
  * @n:       their number
  * @payload: OUT at least TRC_PAYLOAD_MAX(n) bytes
  * @cut:     OUT end offsets of the sections: preamble and tags, classes,
- *           low bits, time deltas, sizes, mantissas (absent columns give
+ *           high bytes, low bits, time deltas, sizes, mantissas (absent columns give
  *           empty sections); cut[TRC_SECTIONS - 1] is the payload length
  *
  * Return: the payload length.  Deterministic: equal records give equal bytes.
@@ -52,8 +52,8 @@ size_t trc__encode_block(const trc_rec *recs, uint32_t n, uint8_t *payload,
  * @e:       OUT reason and record of a failure
  *
  * Checks everything the layout fixes (flags, column lengths, classes, tags,
- * address range, time overflow, sizes, spare bits) and that every byte is
- * used.  Return: 0, or -1 with @e filled.
+ * absolute base, width and high bytes, address range, time overflow, sizes,
+ * spare bits) and that every byte is used.  Return: 0, or -1 with @e filled.
  */
 int trc__decode_block(const uint8_t *payload, size_t len, uint32_t n, trc_rec *recs,
 		      trc_derr *e);

@@ -102,11 +102,17 @@ START_TEST(test_trc_codec_interleaved_streams_stay_small)
 		r[i] = (trc_rec){ .addr = ((uint64_t)(i % 4) << 40) + (uint64_t)(i / 4) * 64,
 				  .size = 64 };
 	uint8_t *p = round_trip(r, 64, &len);
-	const uint8_t *tag = p + 3, *cls = tag + 64; /* preamble: flags, base time, size */
+	/* records 1-3 start streams 2^34 lines away: absolute.  Preamble: flags,
+	 * base time, size, base line 0, width 36 */
+	const uint8_t *tag = p + 5, *cls = tag + 64;
 
-	for (int i = 8; i < 64; i++) {
+	ck_assert_uint_eq(p[0], TRC_BLK_ALIGNED | TRC_BLK_UNIFORM_SIZE | TRC_BLK_NO_DT | TRC_BLK_ABS);
+	ck_assert_uint_eq(p[4], 36);
+	for (int i = 1; i < 4; i++)
+		ck_assert_uint_eq(tag[i], TRC_TAG_ABS);
+	for (int i = 4; i < 64; i++) {
 		ck_assert_uint_eq(tag[i] >> TRC_TAG_REF_SHIFT, 3);
-		ck_assert_uint_eq(cls[i], 2); /* zigzag(+1) = 2 */
+		ck_assert_uint_eq(cls[i - 3], 2); /* zigzag(+1) = 2 */
 	}
 	free(p);
 }
@@ -126,15 +132,34 @@ START_TEST(test_trc_codec_deterministic)
 }
 END_TEST
 
-/* A payload of 4 records: unaligned, several sizes, rising time, long deltas. */
+/*
+ * A payload of 4 records: unaligned, several sizes, rising time, deltas of
+ * every class up to 8 (none absolute).
+ */
 static size_t sample(uint8_t *p, trc_rec *r)
 {
 	size_t cut[TRC_SECTIONS];
 
-	r[0] = (trc_rec){ .time = 10, .addr = 0x12345678, .size = 64 };
-	r[1] = (trc_rec){ .time = 20, .addr = 0x12345679, .size = 8 };
-	r[2] = (trc_rec){ .time = 25, .addr = 0x7000000000, .size = 64, .op = 1 };
-	r[3] = (trc_rec){ .time = 99, .addr = 0x7000000040, .size = 64 };
+	r[0] = (trc_rec){ .time = 10, .addr = 0x78, .size = 64 };
+	r[1] = (trc_rec){ .time = 20, .addr = 0x79, .size = 8 };
+	r[2] = (trc_rec){ .time = 25, .addr = 0x1478, .size = 64, .op = 1 };
+	r[3] = (trc_rec){ .time = 99, .addr = 0x14b8, .size = 64 };
+	memset(p, 0, TRC_PAYLOAD_MAX(4) + 8);
+	return trc__encode_block(r, 4, p, cut);
+}
+
+/*
+ * A payload of 4 records, three of them absolute: lines 2^40, 0 (a delta
+ * from the ring's zeros), 2^40 + 2^39 and 2^40 + 2^35.
+ */
+static size_t sample_abs(uint8_t *p, trc_rec *r)
+{
+	size_t cut[TRC_SECTIONS];
+
+	r[0] = (trc_rec){ .time = 1, .addr = 1ull << 46, .size = 64 };
+	r[1] = (trc_rec){ .time = 1, .addr = 0, .size = 64 };
+	r[2] = (trc_rec){ .time = 1, .addr = 3ull << 45, .size = 64 };
+	r[3] = (trc_rec){ .time = 1, .addr = (1ull << 46) + (1ull << 41), .size = 64 };
 	memset(p, 0, TRC_PAYLOAD_MAX(4) + 8);
 	return trc__encode_block(r, 4, p, cut);
 }
@@ -158,6 +183,7 @@ START_TEST(test_trc_codec_decode_checks)
 	const size_t tag = 4, cls = tag + 4, low = cls + 4;
 
 	ck_assert_uint_eq(p[0], 0);
+	ck_assert_uint_eq(p[cls + 2], 8); /* +80 lines: zigzag 160 */
 	expect_bad(p, 0, 4, "empty payload", 0);
 	expect_bad(p, len, 0, "empty block", 0);
 	memcpy(q, p, sizeof(p));
@@ -165,8 +191,11 @@ START_TEST(test_trc_codec_decode_checks)
 	expect_bad(q, len, 4, "unknown block flags", 0);
 	expect_bad(p, 5, 4, "columns longer than the payload", 0);
 	memcpy(q, p, sizeof(p));
-	q[tag + 2] |= 0x04;
+	q[tag + 2] |= 0x08;
 	expect_bad(q, len, 4, "reserved tag bits set", 2);
+	memcpy(q, p, sizeof(p));
+	q[tag + 1] = TRC_TAG_ABS;
+	expect_bad(q, len, 4, "absolute record in a block without a base", 1);
 	memcpy(q, p, sizeof(p));
 	q[cls + 1] = 65;
 	expect_bad(q, len, 4, "address class above 64", 1);
@@ -214,20 +243,80 @@ START_TEST(test_trc_codec_decode_varint_checks)
 }
 END_TEST
 
+START_TEST(test_trc_codec_decode_abs_checks)
+{
+	uint8_t p[TRC_PAYLOAD_MAX(4) + 8], q[TRC_PAYLOAD_MAX(4) + 8];
+	trc_rec r[4];
+	size_t len = sample_abs(p, r);
+	/* preamble: flags, base time 1, size 64, base line 0, width 41 */
+	const size_t tag = 5, cls = tag + 4, hi = cls + 1;
+
+	ck_assert_uint_eq(p[0], TRC_BLK_ALIGNED | TRC_BLK_UNIFORM_SIZE | TRC_BLK_NO_DT | TRC_BLK_ABS);
+	ck_assert_uint_eq(p[3], 0);
+	ck_assert_uint_eq(p[4], 41);
+	ck_assert_uint_eq(p[tag], TRC_TAG_ABS);
+	ck_assert_uint_eq(p[tag + 1], 1u << TRC_TAG_REF_SHIFT); /* 0 = a zero of the ring */
+	ck_assert_uint_eq(p[tag + 2], TRC_TAG_ABS);
+	ck_assert_uint_eq(p[tag + 3], TRC_TAG_ABS);
+	ck_assert_uint_eq(p[hi], 0x80);     /* 2^40 >> 33 */
+	ck_assert_uint_eq(p[hi + 1], 0xc0); /* (2^40 + 2^39) >> 33 */
+	ck_assert_uint_eq(p[hi + 2], 0x84);
+	ck_assert_uint_eq(len, hi + 3 + 13); /* 3 x 33 bits */
+
+	memcpy(q, p, sizeof(p));
+	q[0] &= ~TRC_BLK_ABS & 0xff; /* the base and width now read as tags */
+	expect_bad(q, len, 4, "absolute record in a block without a base", 2);
+	memcpy(q, p, sizeof(p));
+	q[4] = 0;
+	expect_bad(q, len, 4, "bad absolute width", 0);
+	q[4] = 59;
+	expect_bad(q, len, 4, "bad absolute width", 0);
+	expect_bad(p, 4, 4, "bad absolute width", 0);
+	expect_bad(p, 3, 4, "bad absolute base", 0);
+	memcpy(q, p, sizeof(p));
+	q[tag + 2] |= 1u << TRC_TAG_REF_SHIFT;
+	expect_bad(q, len, 4, "reference on an absolute record", 2);
+	memcpy(q, p, sizeof(p));
+	q[tag] = q[tag + 2] = q[tag + 3] = 0;
+	expect_bad(q, len, 4, "absolute flag on a block without absolute records", 0);
+	/* width 3: no mantissa bits, and a high byte of 8 or more is too wide */
+	memcpy(q, p, sizeof(p));
+	q[4] = 3;
+	expect_bad(q, len, 4, "absolute line wider than its block", 0);
+	memcpy(q, p, sizeof(p));
+	expect_bad(q, hi + 3 + 8, 4, "mantissa column too short", 2);
+	/* a base of 2^58 - 1: the first absolute line leaves the space */
+	uint8_t b[TRC_PAYLOAD_MAX(4) + 16] = { 0 };
+	size_t at = 3;
+	memcpy(b, p, 3);
+	at += trc_put_varint(b + at, (1ull << 58) - 1);
+	b[at++] = 41;
+	memcpy(b + at, p + tag, len - tag);
+	expect_bad(b, at + len - tag, 4, "address above 2^64", 0);
+	at = 3;
+	at += trc_put_varint(b + at, 1ull << 58);
+	expect_bad(b, len + 5, 4, "bad absolute base", 0);
+}
+END_TEST
+
 START_TEST(test_trc_codec_address_range)
 {
 	/* line 2^58 - 1 then +1: the decoded line leaves the 2^64 byte space */
 	trc_rec r[2] = { { .addr = UINT64_MAX - 63, .size = 64 }, { .addr = 0, .size = 64 } };
 	uint8_t p[TRC_PAYLOAD_MAX(2) + 8] = { 0 };
 	size_t cut[TRC_SECTIONS], len = trc__encode_block(r, 2, p, cut);
-	const size_t tag = 3, cls = tag + 2;
+	/* preamble: flags, time, size, base line 0, width 58; record 0 is absolute */
+	const size_t tag = 5, cls = tag + 2;
 
+	ck_assert_uint_eq(p[4], 58);
+	ck_assert_uint_eq(p[tag], TRC_TAG_ABS);
+	ck_assert_uint_eq(p[cls], 0);      /* record 1: delta 0 from the ring's zeros */
+	ck_assert_uint_eq(p[cls + 1], 0xff); /* record 0's high byte */
 	/* record 1: ref 0, class 2 and mantissa bit 0 -> z = 2 -> delta +1 */
-	ck_assert_uint_eq(p[cls], 59);
 	p[tag + 1] = 0;
-	p[cls + 1] = 2;
-	/* record 0's mantissa takes 58 bits; record 1's one bit is bit 58, spare (0) */
-	ck_assert_uint_eq(len, 3 + 2 + 2 + 8);
+	p[cls] = 2;
+	/* record 0's mantissa takes 50 bits; record 1's one bit is bit 50, spare (0) */
+	ck_assert_uint_eq(len, cls + 2 + 7);
 	ck_assert_uint_eq(p[len - 1] >> 2, 0);
 	expect_bad(p, len, 2, "address above 2^64", 1);
 }
@@ -246,6 +335,7 @@ Suite *trc_codec_suite(void)
 	tcase_add_test(rt, test_trc_codec_deterministic);
 	tcase_add_test(dec, test_trc_codec_decode_checks);
 	tcase_add_test(dec, test_trc_codec_decode_varint_checks);
+	tcase_add_test(dec, test_trc_codec_decode_abs_checks);
 	tcase_add_test(dec, test_trc_codec_address_range);
 	suite_add_tcase(s, rt);
 	suite_add_tcase(s, dec);
