@@ -6,7 +6,8 @@
  * trace), the batch call, empty traces, streams.  Damage: every single
  * flipped byte and every truncation length of a 3-block file is an error
  * naming the first record of the damaged block (0 for the header); wrong
- * magic, empty file; crafted files with valid checksums whose record count
+ * magic, empty file, format versions (1 and 2 read, others refused); crafted
+ * files with valid checksums whose record count
  * disagrees with the blocks (both ways), whose block claims another first
  * record, holds a short block before the last, goes back in time across a
  * block boundary, or whose records CRC is wrong.  Errors are sticky.  Memory:
@@ -242,6 +243,38 @@ START_TEST(test_trc_read_crafted_is_valid)
 }
 END_TEST
 
+/* Versions 1 and 2 read; 0 and 3 are refused by name (header CRC kept right). */
+START_TEST(test_trc_read_versions)
+{
+	static const struct {
+		uint16_t version;
+		int ok;
+	} cases[] = { { 0, 0 }, { 1, 1 }, { 2, 1 }, { 3, 0 } };
+	trc_rec *r = trcf_recs(25, 6), out[25];
+	const char *path = trcf_path("v.cxt");
+
+	craft(path, r, 25, 10, 25, 0);
+	size_t len;
+	uint8_t *buf = trcf_slurp(path, &len);
+	ck_assert_uint_eq(trc_get16(buf + 8), TRC_VERSION);
+	for (size_t i = 0; i < NELEMS(cases); i++) {
+		cxl_err err = { 0 };
+		uint64_t n;
+		trc_put16(buf + 8, cases[i].version);
+		trc_put32(buf + TRC_HDR_FIXED, (uint32_t)crc32(0, buf, TRC_HDR_FIXED));
+		trcf_spit(path, buf, len);
+		if (cases[i].ok) {
+			ck_assert_int_eq(trcf_read(path, out, 25, &n, &err), 0);
+			trcf_assert_recs_eq(r, out, 25);
+		} else {
+			trcf_expect_error(path, 0, "unsupported .cxt version (this reader takes 1 and 2)");
+		}
+	}
+	free(buf);
+	free(r);
+}
+END_TEST
+
 START_TEST(test_trc_read_count_disagrees)
 {
 	trc_rec *r = trcf_recs(25, 6);
@@ -459,6 +492,7 @@ Suite *trc_read_suite(void)
 	tcase_add_test(dmg, test_trc_read_every_flipped_byte_is_caught);
 	tcase_add_test(dmg, test_trc_read_every_truncation_is_caught);
 	tcase_add_test(dmg, test_trc_read_bad_magic);
+	tcase_add_test(dmg, test_trc_read_versions);
 	tcase_add_test(dmg, test_trc_read_crafted_is_valid);
 	tcase_add_test(dmg, test_trc_read_count_disagrees);
 	tcase_add_test(dmg, test_trc_read_records_crc_mismatch);
