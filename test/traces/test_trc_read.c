@@ -6,11 +6,11 @@
  * trace), the batch call, empty traces, streams.  Damage: every single
  * flipped byte and every truncation length of a 3-block file is an error
  * naming the first record of the damaged block (0 for the header); wrong
- * magic, empty file, format versions (1 and 2 read, others refused); crafted
- * files with valid checksums whose record count
- * disagrees with the blocks (both ways), whose block claims another first
- * record, holds a short block before the last, goes back in time across a
- * block boundary, or whose records CRC is wrong.  Errors are sticky.  Memory:
+ * magic, empty file, format versions (1 and 2 read, others refused);
+ * crafted files with valid checksums whose record count disagrees with the
+ * blocks (both ways), whose block claims another first record, holds a
+ * short block before the last, goes back in time across a block boundary,
+ * or whose records CRC is wrong.  Errors are sticky.  Memory:
  * the reader's peak and allocation count are the same for 3 and for 300
  * blocks, below the bound its header implies.  Regression inputs in
  * test/traces/corpus/ are replayed: every file must end or fail cleanly,
