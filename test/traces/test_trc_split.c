@@ -9,7 +9,6 @@
 #include "traces/trc_ops.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,18 +103,6 @@ START_TEST(test_trc_split_names)
 }
 END_TEST
 
-static int files_in_tmpdir(void)
-{
-	DIR *d = opendir(trcf_tmpdir);
-	struct dirent *e;
-	int n = 0;
-
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 START_TEST(test_trc_split_damaged_input_leaves_nothing)
 {
 	trc_rec *r = trcf_recs(100, 3);
@@ -134,7 +121,7 @@ START_TEST(test_trc_split_damaged_input_leaves_nothing)
 		err = (cxl_err){ 0 };
 		ck_assert_int_eq(trc_split(in, pat, 3, by, 0, &err), CXL_EINVAL);
 		ck_assert_ptr_nonnull(strstr(err.msg, "in.cxt: record 90: block checksum mismatch"));
-		ck_assert_int_eq(files_in_tmpdir(), 1);
+		ck_assert_int_eq(trcf_files_in_tmpdir(), 1);
 	}
 	err = (cxl_err){ 0 };
 	ck_assert_int_eq(trc_split(in, "nohole.cxt", 3, 0, 0, &err), CXL_EINVAL);

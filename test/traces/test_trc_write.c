@@ -12,24 +12,11 @@
 #include "traces/trc_int.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "test/traces/trc_fixture.h"
-
-static int files_in_tmpdir(void)
-{
-	DIR *d = opendir(trcf_tmpdir);
-	struct dirent *e;
-	int n = 0;
-
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 static void expect_add_error(const trc_rec *first, const trc_rec *bad, const char *msg)
 {
@@ -44,7 +31,7 @@ static void expect_add_error(const trc_rec *first, const trc_rec *bad, const cha
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(trc_writer_add(w, first, NULL), CXL_EINVAL); /* stays failed */
 	ck_assert_int_eq(trc_writer_close(w, NULL), CXL_EINVAL);
-	ck_assert_int_eq(files_in_tmpdir(), 0);
+	ck_assert_int_eq(trcf_files_in_tmpdir(), 0);
 }
 
 START_TEST(test_trc_write_refuses_bad_records)
@@ -92,9 +79,9 @@ START_TEST(test_trc_write_abort_leaves_nothing)
 	ck_assert_int_eq(trc_writer_open(&w, p, NULL, 10, NULL), 0);
 	for (int i = 0; i < 50; i++)
 		ck_assert_int_eq(trc_writer_add(w, &r[i], NULL), 0);
-	ck_assert_int_eq(files_in_tmpdir(), 2); /* target + temporary */
+	ck_assert_int_eq(trcf_files_in_tmpdir(), 2); /* target + temporary */
 	trc_writer_abort(w);
-	ck_assert_int_eq(files_in_tmpdir(), 1);
+	ck_assert_int_eq(trcf_files_in_tmpdir(), 1);
 	size_t len2;
 	uint8_t *after = trcf_slurp(p, &len2);
 	ck_assert_uint_eq(len, len2);
@@ -164,7 +151,7 @@ START_TEST(test_trc_write_checks_origin_and_capacity)
 	err = (cxl_err){ 0 };
 	ck_assert_int_eq(trc_writer_open(&w, "/nonexistent-dir/x.cxt", NULL, 0, &err), CXL_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent-dir/x.cxt: cannot create: "));
-	ck_assert_int_eq(files_in_tmpdir(), 0);
+	ck_assert_int_eq(trcf_files_in_tmpdir(), 0);
 }
 END_TEST
 

@@ -156,6 +156,19 @@ size_t trcf_file_size(const char *path)
 	return (size_t)st.st_size;
 }
 
+int trcf_files_in_tmpdir(void)
+{
+	DIR *d = opendir(trcf_tmpdir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
 const char *trcf_write_text(const char *name, const char *text)
 {
 	const char *p = trcf_path(name);

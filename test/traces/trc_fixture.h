@@ -53,6 +53,9 @@ void trcf_spit(const char *path, const void *buf, size_t len);
 /* trcf_file_size - size of @path in bytes. */
 size_t trcf_file_size(const char *path);
 
+/* trcf_files_in_tmpdir - entries of trcf_tmpdir, not counting dot files. */
+int trcf_files_in_tmpdir(void);
+
 /* trcf_write_text - write @text to tmpdir/@name; returns its path. */
 const char *trcf_write_text(const char *name, const char *text);
 
