@@ -45,14 +45,14 @@ else
 Q := @
 endif
 
-LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c) $(wildcard partition/*.c) \
+LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c models/*/*.c) $(wildcard partition/*.c) \
 	$(filter-out traces/trc_main.c,$(wildcard traces/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/partition/*.c test/traces/*.c)
+UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/models/*/*.c test/partition/*.c test/traces/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC := $(wildcard test/bench/*.c)
 BENCH_BIN := $(BENCH_SRC:test/bench/%.c=$(BUILD)/bench/%)
-HEADERS := $(wildcard core/*.h models/*.h partition/*.h traces/*.h)
+HEADERS := $(wildcard core/*.h models/*.h models/*/*.h partition/*.h traces/*.h)
 
 CXLFAB := $(BUILD)/bin/cxlfab
 CXLFAB_TRACE := $(BUILD)/bin/cxlfab-trace

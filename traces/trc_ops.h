@@ -113,7 +113,7 @@ void trc_gen_defaults(trc_gen_opts *o);
 
 /**
  * trc_gen_init - start a generator; the patterns are those of the requester
- * model (models/req.c): stream walks the lines in order and wraps, random
+ * model (models/host/req.c): stream walks the lines in order and wraps, random
  * draws them uniformly, hotcold sends hot_fraction of the records uniformly
  * to the first hot_footprint of the lines and the rest to the others.
  * Return: 0, or CXL_EINVAL for options out of range (message names the option).

@@ -1,5 +1,5 @@
 /*
- * test/bench/sf_bench.c - cost of the snoop filter's miss path (models/sf.h).
+ * test/bench/sf_bench.c - cost of the snoop filter's miss path (models/coherence/sf.h).
  *
  * One "op" is the DCOH's handling of a coherent request: sf_find; on a hit
  * sf_touch; on a miss, when the set is full, sf_victims + sf_remove of each
@@ -34,7 +34,7 @@
 
 #include "core/rng.h"
 #include "core/xmalloc.h"
-#include "models/sf.h"
+#include "models/coherence/sf.h"
 
 #define SEED 0x5fbe7c4ull
 #define CHUNK 4096

@@ -1,5 +1,5 @@
 # t_replay.sh - the bus's data-link layer (ACK/NAK, replay buffer, replay
-# timer, refuse-on-full; models/bus_replay.c) in whole fabric runs: the PCIe
+# timer, refuse-on-full; models/link/bus_replay.c) in whole fabric runs: the PCIe
 # seed's setup (configs/pcie-replay.cfg) and ESF's validation system with
 # bit errors, on 1-4 ranks, byte-identical results, every request answered
 # once, nothing left in a buffer or a replay buffer, every credit home; the

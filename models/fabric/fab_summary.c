@@ -1,0 +1,248 @@
+/*
+ * models/fabric/fab_summary.c - the `summary` section of a fabric run (design §1
+ * binding keys), from the merged statistics table only (so it is
+ * byte-identical for any rank count):
+ *
+ *   requests, reads, writes     measured (after warm-up) requests
+ *   bytes                       data bytes moved (64 per request)
+ *   bandwidth_GBps              bytes / (last measured response - first
+ *                               measured issue), over all requesters
+ *   latency_ns                  {mean, p50, p99, max} of every request,
+ *   read, write                 and the same per kind ({requests, latency_ns})
+ *   hops_mean                   buses crossed per request, both ways
+ *   latency_by_hops             {"<buses crossed, both ways>": {requests,
+ *                               latency_ns}} (ESF Fig. 11)
+ *   issued, completed           all requests, warm-up included (conservation)
+ *   buses                       {utility_mean, utility_max, efficiency}: ESF's
+ *                               bus utility (busy / elapsed, per transmitter:
+ *                               each direction in full duplex, the bus in half)
+ *                               and transmission efficiency (payload / wire
+ *                               bytes), over every bus direction that moved
+ *                               data; elapsed = time 0 to the last
+ *                               measured response (bus counters include
+ *                               warm-up traffic, so the span starts at 0)
+ *   cache                       {hits, misses, writebacks} of the requesters'
+ *                               caches (only when some requester has one)
+ *   bisnp, birsp, sf_evictions, over the DCOHs (only when some device has
+ *   sf_conflicts                one): BISnps sent, BIRsps received, victim
+ *                               blocks evicted, requests that snooped owners
+ */
+#include "models/fabric/fabric.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+
+#define FAB_SUM_HOPS 32 /* as REQ_HOP_NAMES in req.c: lat_hops_00 .. lat_hops_62 */
+
+typedef struct totals totals;
+struct totals {
+	uint64_t reads, writes, bytes, hops_sum, issued, completed;
+	uint64_t t_first, t_last;     /* ps */
+	stats_hist rd, wr, all;       /* latency, ps */
+	stats_hist hops[FAB_SUM_HOPS + 1]; /* latency by round-trip buses / 2; last: more */
+	uint64_t wire, payload;       /* bus bytes */
+	double util_sum, util_max;    /* over bus directions */
+	uint64_t ndir;                /* bus directions that moved data */
+	int coherent;                 /* some memory device has a DCOH */
+	uint64_t bisnp, birsp, evictions, conflicts; /* over the DCOHs */
+	uint64_t hits, misses, writebacks;           /* over the requesters' caches */
+};
+
+static void latency(json_w *w, const stats_hist *h);
+
+static uint64_t counter(const stats_comp *c, const char *name)
+{
+	const stats_entry *e = stats_get(c, name);
+
+	return e && e->kind == STATS_COUNTER ? e->value : 0;
+}
+
+static void merge_hist(stats_hist *dst, const stats_comp *c, const char *name)
+{
+	const stats_entry *e = stats_get(c, name);
+
+	if (e && e->kind == STATS_HIST)
+		stats_hist_merge(dst, &e->h);
+}
+
+static void add_requester(totals *t, const stats_comp *c)
+{
+	t->reads += counter(c, "reads");
+	t->writes += counter(c, "writes");
+	t->bytes += counter(c, "bytes");
+	t->hops_sum += counter(c, "hops_sum");
+	t->issued += counter(c, "issued");
+	t->completed += counter(c, "completed");
+	if (counter(c, "reads") + counter(c, "writes")) {
+		uint64_t f = counter(c, "t_first_ps"), l = counter(c, "t_last_ps");
+		t->t_first = f < t->t_first ? f : t->t_first;
+		t->t_last = l > t->t_last ? l : t->t_last;
+	}
+	merge_hist(&t->rd, c, "lat_read_ps");
+	merge_hist(&t->wr, c, "lat_write_ps");
+	for (size_t i = 0; i < c->n; i++) {
+		const stats_entry *e = c->e[i];
+		if (e->kind != STATS_HIST || strncmp(e->name, "lat_hops_", 9))
+			continue;
+		unsigned k = strcmp(e->name + 9, "more") ? (unsigned)atoi(e->name + 9) / 2 : FAB_SUM_HOPS;
+		stats_hist_merge(&t->hops[k < FAB_SUM_HOPS ? k : FAB_SUM_HOPS], &e->h);
+	}
+}
+
+/* latency_by_hops: {"<round-trip buses>": {requests, latency_ns}, ...}, ascending. */
+static void by_hops(json_w *w, const totals *t)
+{
+	char key[16];
+
+	json_key(w, "latency_by_hops");
+	json_obj(w);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++) {
+		if (!t->hops[k].count)
+			continue;
+		if (k < FAB_SUM_HOPS)
+			snprintf(key, sizeof(key), "%u", 2 * k);
+		else
+			snprintf(key, sizeof(key), "more");
+		json_key(w, key);
+		json_obj_inline(w);
+		json_kv_u64(w, "requests", t->hops[k].count);
+		latency(w, &t->hops[k]);
+		json_end(w);
+	}
+	json_end(w);
+}
+
+/* One transmitter's utility: busy / span, if it moved data. */
+static void add_util(totals *t, uint64_t busy, uint64_t wire, sim_time span)
+{
+	if (!wire || !span)
+		return;
+	double u = (double)busy / (double)span;
+	t->util_sum += u;
+	t->util_max = u > t->util_max ? u : t->util_max;
+	t->ndir++;
+}
+
+/* A bus: full duplex has a transmitter per direction, half duplex one. */
+static void add_bus(totals *t, const stats_comp *c, sim_time span, int half)
+{
+	uint64_t busy[2] = { counter(c, "busy_ps_d0"), counter(c, "busy_ps_d1") };
+	uint64_t wire[2] = { counter(c, "wire_bytes_d0"), counter(c, "wire_bytes_d1") };
+
+	t->wire += wire[0] + wire[1];
+	t->payload += counter(c, "payload_bytes_d0") + counter(c, "payload_bytes_d1");
+	if (half) {
+		add_util(t, busy[0] + busy[1], wire[0] + wire[1], span);
+		return;
+	}
+	add_util(t, busy[0], wire[0], span);
+	add_util(t, busy[1], wire[1], span);
+}
+
+static void latency(json_w *w, const stats_hist *h)
+{
+	json_key(w, "latency_ns");
+	json_obj_inline(w);
+	json_kv_dbl(w, "mean", stats_hist_mean(h) / 1e3);
+	json_kv_dbl(w, "p50", (double)stats_hist_quantile(h, 0.5) / 1e3);
+	json_kv_dbl(w, "p99", (double)stats_hist_quantile(h, 0.99) / 1e3);
+	json_kv_dbl(w, "max", (double)h->max / 1e3);
+	json_end(w);
+}
+
+static void kind(json_w *w, const char *key, uint64_t n, const stats_hist *h)
+{
+	json_key(w, key);
+	json_obj_inline(w);
+	json_kv_u64(w, "requests", n);
+	latency(w, h);
+	json_end(w);
+}
+
+/* The DCOH counters of memory component @c (a device without one has none). */
+static void add_memory(totals *t, const stats_comp *c)
+{
+	if (!stats_get(c, "bisnp"))
+		return;
+	t->coherent = 1;
+	t->bisnp += counter(c, "bisnp");
+	t->birsp += counter(c, "birsp");
+	t->evictions += counter(c, "evictions");
+	t->conflicts += counter(c, "conflicts");
+}
+
+static void write_totals(json_w *w, const totals *t)
+{
+	uint64_t n = t->reads + t->writes;
+	sim_time span = t->t_last > t->t_first ? t->t_last - t->t_first : 0;
+
+	json_kv_u64(w, "requests", n);
+	json_kv_u64(w, "reads", t->reads);
+	json_kv_u64(w, "writes", t->writes);
+	json_kv_u64(w, "bytes", t->bytes);
+	json_kv_dbl(w, "bandwidth_GBps", span ? (double)t->bytes * 1e3 / (double)span : 0.0);
+	latency(w, &t->all);
+	kind(w, "read", t->reads, &t->rd);
+	kind(w, "write", t->writes, &t->wr);
+	json_kv_dbl(w, "hops_mean", n ? (double)t->hops_sum / (double)n : 0.0);
+	by_hops(w, t);
+	json_kv_u64(w, "issued", t->issued);
+	json_kv_u64(w, "completed", t->completed);
+	json_key(w, "buses");
+	json_obj_inline(w);
+	json_kv_dbl(w, "utility_mean", t->ndir ? t->util_sum / (double)t->ndir : 0.0);
+	json_kv_dbl(w, "utility_max", t->util_max);
+	json_kv_dbl(w, "efficiency", t->wire ? (double)t->payload / (double)t->wire : 0.0);
+	json_end(w);
+	if (t->hits + t->misses) {
+		json_key(w, "cache");
+		json_obj_inline(w);
+		json_kv_u64(w, "hits", t->hits);
+		json_kv_u64(w, "misses", t->misses);
+		json_kv_u64(w, "writebacks", t->writebacks);
+		json_end(w);
+	}
+	if (t->coherent) {
+		json_kv_u64(w, "bisnp", t->bisnp);
+		json_kv_u64(w, "birsp", t->birsp);
+		json_kv_u64(w, "sf_evictions", t->evictions);
+		json_kv_u64(w, "sf_conflicts", t->conflicts);
+	}
+}
+
+void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w)
+{
+	totals t = { .t_first = UINT64_MAX };
+
+	stats_hist_init(&t.rd);
+	stats_hist_init(&t.wr);
+	stats_hist_init(&t.all);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
+		stats_hist_init(&t.hops[k]);
+	for (size_t i = 0; i < table->n; i++) {
+		const stats_comp *c = &table->c[i];
+		const char *type = g->comp[c->id].ops->name;
+		if (!strcmp(type, "host") || !strcmp(type, "accel")) {
+			add_requester(&t, c);
+			t.hits += counter(c, "hits");
+			t.misses += counter(c, "misses");
+			t.writebacks += counter(c, "writebacks");
+		} else if (!strcmp(type, "memory")) {
+			add_memory(&t, c);
+		}
+	}
+	for (size_t i = 0; i < table->n; i++)
+		if (!strcmp(g->comp[table->c[i].id].ops->name, "bus"))
+			add_bus(&t, &table->c[i], t.t_last, half_duplex);
+	stats_hist_merge(&t.all, &t.rd);
+	stats_hist_merge(&t.all, &t.wr);
+	write_totals(w, &t);
+	stats_hist_free(&t.rd);
+	stats_hist_free(&t.wr);
+	stats_hist_free(&t.all);
+	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
+		stats_hist_free(&t.hops[k]);
+}

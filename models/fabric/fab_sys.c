@@ -1,0 +1,371 @@
+/*
+ * models/fabric/fab_sys.c - the fabric as a system a config describes: the schema
+ * of `topology`, `link` and `partition`, and the builder that turns them
+ * into a fabric (fab_topo.c), its routing tables and the engine's graph.
+ *
+ * Strictness beyond types and ranges: a topology key that does not apply to
+ * the chosen kind (topology.k with a chain) is an error at its line, so a
+ * typo in a study's parameter cannot silently leave it at its default.
+ *
+ * Components run the CXL.mem data-path models: req.c (hosts, accelerators),
+ * bus.c, switch.c, mem.c; each reads its own group of keys, collected in
+ * fab_schemas.  The summary is fab_summary.c's.
+ */
+#include "models/fabric/fab_topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "core/xmalloc.h"
+#include "models/link/bus.h"
+#include "models/coherence/dcoh.h"
+#include "models/memory/mem.h"
+#include "models/registry.h"
+#include "models/host/req.h"
+#include "models/switch/switch.h"
+
+static const cfg_key fab_keys[] = {
+	{ "topology.kind", CFG_ENUM, NULL, NULL, NULL, FAB_TOPO_CHOICES,
+	  "topology generator (ESF Fig. 9 kinds, fat_tree, or custom)" },
+	{ "topology.switches", CFG_INT, "4", "1", "1024", NULL,
+	  "chain, ring, fully_connected: switches (ring >= 3, fully_connected <= 256); tree: leaf switches" },
+	{ "topology.hosts", CFG_INT, "4", "0", "4096", NULL,
+	  "chain, ring, tree, fully_connected, fat_tree: hosts, attached round-robin to the edge switches" },
+	{ "topology.accelerators", CFG_INT, "0", "0", "4096", NULL,
+	  "as topology.hosts: accelerators, attached after the hosts" },
+	{ "topology.memories", CFG_INT, "4", "0", "4096", NULL,
+	  "as topology.hosts: memory devices (type-3 expanders), attached after the accelerators" },
+	{ "topology.arity", CFG_INT, "2", "2", "64", NULL,
+	  "tree: children per switch; levels of ceil(n / arity) switches up to one root" },
+	{ "topology.leaves", CFG_INT, "4", "1", "4096", NULL,
+	  "spine_leaf: leaf switches" },
+	{ "topology.spines", CFG_INT, "2", "1", "1024", NULL,
+	  "spine_leaf: spine switches, each connected to every leaf" },
+	{ "topology.hosts_per_leaf", CFG_INT, "1", "0", "4096", NULL,
+	  "spine_leaf: hosts on each leaf" },
+	{ "topology.memories_per_leaf", CFG_INT, "1", "0", "4096", NULL,
+	  "spine_leaf: memory devices on each leaf" },
+	{ "topology.k", CFG_INT, "4", "2", "24", NULL,
+	  "fat_tree: k (even): k pods, 5k^2/4 switches, k^3/4 edge ports (24 -> 3456)" },
+	{ "topology.custom.hosts", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the hosts" },
+	{ "topology.custom.accelerators", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the accelerators" },
+	{ "topology.custom.memories", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the memory devices" },
+	{ "topology.custom.switches", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: names of the switches" },
+	{ "topology.custom.links", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: physical connections, each \"A B\" (two listed names; a host or accelerator "
+	  "has one, a memory several only as a multi-headed device wired to requesters)" },
+	{ "topology.iso_bisection", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "slow every switch-to-switch bus by the fabric's bisection (in links), so every kind "
+	  "has one link's bisection bandwidth, as a chain (ESF Fig. 12)" },
+	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
+	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port "
+	  "latency); link.overrides match bus names and set both links of the bus" },
+	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
+	  "metis never cuts a link shorter than this (0ps: any link may be cut)" },
+};
+
+static const cfg_schema fab_schema = {
+	"fabric", fab_keys, sizeof(fab_keys) / sizeof(fab_keys[0]),
+};
+
+/* The fabric's keys: its own, then each data-path model's. */
+static const cfg_schema *const fab_schemas[] = {
+	&fab_schema, &cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, &cxl_bus_schema,
+	&cxl_switch_schema, &cxl_memory_schema, &cxl_dcoh_schema, NULL,
+};
+
+/* The data-path model of each kind of fabric component. */
+static const model_ops *const fab_ops[FAB_NKIND] = {
+	[FAB_HOST] = &cxl_host_ops,
+	[FAB_ACCEL] = &cxl_accel_ops,
+	[FAB_MEMORY] = &cxl_memory_ops,
+	[FAB_SWITCH] = &cxl_switch_ops,
+	[FAB_BUS] = &cxl_bus_ops,
+};
+
+/* Topology keys each kind reads (besides topology.kind). */
+static const char *const kind_keys[] = {
+	[FAB_CHAIN] = "switches hosts accelerators memories iso_bisection",
+	[FAB_RING] = "switches hosts accelerators memories iso_bisection",
+	[FAB_TREE] = "switches hosts accelerators memories arity iso_bisection",
+	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf iso_bisection",
+	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories iso_bisection",
+	[FAB_FAT_TREE] = "k hosts accelerators memories iso_bisection",
+	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.links iso_bisection",
+};
+
+static int word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+static int check_kind_keys(const cfg *cf, enum fab_topo_kind kind, cxl_err *err)
+{
+	for (size_t i = 0; i < fab_schema.nkeys; i++) {
+		const char *path = fab_keys[i].path;
+		if (strncmp(path, "topology.", 9) || !strcmp(path, "topology.kind"))
+			continue;
+		if (cfg_is_set(cf, path) && !word_in(path + 9, kind_keys[kind]))
+			return cfg_error_at(cf, path, err, "does not apply to topology.kind \"%s\" "
+					    "(its keys: %s)", cfg_str(cf, "topology.kind"),
+					    kind_keys[kind][0] ? kind_keys[kind] : "none");
+	}
+	return 0;
+}
+
+static uint32_t u32(const cfg *cf, const char *path)
+{
+	return (uint32_t)cfg_int(cf, path);
+}
+
+static const char *field_key(enum fab_topo_field f)
+{
+	switch (f) {
+	case FAB_F_SWITCHES: return "topology.switches";
+	case FAB_F_HOSTS: return "topology.hosts";
+	case FAB_F_K: return "topology.k";
+	case FAB_F_NONE: break;
+	}
+	return "topology.kind";
+}
+
+typedef struct named named;
+struct named {
+	const char *name;   /* as listed */
+	enum fab_kind kind; /* its kind */
+	const char *key;    /* the list it is in */
+	uint32_t node;      /* fabric node, UINT32_MAX until linked */
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+/* Every listed name with its kind, sorted by name; duplicates are an error. */
+static int custom_names(const cfg *cf, named **out, size_t *n, cxl_err *err)
+{
+	static const struct { const char *key; enum fab_kind kind; } lists[] = {
+		{ "topology.custom.hosts", FAB_HOST },
+		{ "topology.custom.accelerators", FAB_ACCEL },
+		{ "topology.custom.memories", FAB_MEMORY },
+		{ "topology.custom.switches", FAB_SWITCH },
+	};
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		size_t m;
+		cfg_list(cf, lists[i].key, &m);
+		total += m;
+	}
+	named *v = xmalloc((total ? total : 1) * sizeof(*v));
+	for (size_t i = 0; i < 4; i++) {
+		size_t m;
+		const char *const *l = cfg_list(cf, lists[i].key, &m);
+		for (size_t j = 0; j < m; j++)
+			v[k++] = (named){ l[j], lists[i].kind, lists[i].key, UINT32_MAX };
+	}
+	qsort(v, total, sizeof(*v), named_cmp);
+	for (size_t i = 1; i < total; i++)
+		if (!strcmp(v[i].name, v[i - 1].name)) {
+			int rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is listed twice (in %s and %s)",
+					      v[i].name, v[i - 1].key, v[i].key);
+			free(v);
+			return rc;
+		}
+	*out = v;
+	*n = total;
+	return 0;
+}
+
+/* The node called @tok, created on first use; NULL if not listed. */
+static named *custom_node(fabric *f, named *v, size_t n, const char *tok)
+{
+	named key = { .name = tok };
+	named *e = bsearch(&key, v, n, sizeof(*v), named_cmp);
+
+	if (e && e->node == UINT32_MAX)
+		e->node = fab_add_node(f, e->kind, e->name);
+	return e;
+}
+
+/* One link "A B": two listed names, connected. */
+static int custom_link(const cfg *cf, fabric *f, named *v, size_t n, size_t i,
+		       const char *text, cxl_err *err)
+{
+	char a[128], b[128], extra[2];
+	cxl_err e = { 0 };
+	const char *key = "topology.custom.links";
+
+	if (sscanf(text, "%127s %127s %1s", a, b, extra) != 2)
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": expected two names \"A B\"", i, text);
+	named *na = custom_node(f, v, n, a), *nb = na ? custom_node(f, v, n, b) : NULL;
+	if (!na || !nb)
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s is in no topology.custom list "
+				    "(hosts, accelerators, memories, switches)", i, text, na ? b : a);
+	if (fab_connect(f, na->node, nb->node, &e))
+		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s", i, text, e.msg);
+	return 0;
+}
+
+/* custom: nodes in order of first appearance in topology.custom.links. */
+static int gen_custom(const cfg *cf, fabric *f, cxl_err *err)
+{
+	size_t n = 0, nl;
+	named *v = NULL;
+	const char *const *links = cfg_list(cf, "topology.custom.links", &nl);
+	int rc = custom_names(cf, &v, &n, err);
+
+	if (rc)
+		return rc;
+	if (n > FAB_MAX_PBR + 65536u)
+		rc = cfg_error_at(cf, "topology.custom.switches", err, "%zu nodes is too many", n);
+	for (size_t i = 0; !rc && i < nl; i++)
+		rc = custom_link(cf, f, v, n, i, links[i], err);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (v[i].node == UINT32_MAX)
+			rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is in no topology.custom.links "
+					  "entry (connected to nothing)", v[i].name);
+	free(v);
+	return rc;
+}
+
+static int generate(const cfg *cf, fabric *f, cxl_err *err)
+{
+	fab_topo t = {
+		.kind = (enum fab_topo_kind)cfg_enum(cf, "topology.kind"),
+		.switches = u32(cf, "topology.switches"), .hosts = u32(cf, "topology.hosts"),
+		.accels = u32(cf, "topology.accelerators"), .memories = u32(cf, "topology.memories"),
+		.arity = u32(cf, "topology.arity"), .leaves = u32(cf, "topology.leaves"),
+		.spines = u32(cf, "topology.spines"), .hosts_per_leaf = u32(cf, "topology.hosts_per_leaf"),
+		.mems_per_leaf = u32(cf, "topology.memories_per_leaf"), .k = u32(cf, "topology.k"),
+	};
+	enum fab_topo_field field;
+	cxl_err e = { 0 };
+	uint64_t endpoints = t.kind == FAB_CUSTOM ? 0 : t.kind == FAB_SPINE_LEAF ?
+		(uint64_t)t.leaves * (t.hosts_per_leaf + t.mems_per_leaf) :
+		(uint64_t)t.hosts + t.accels + t.memories;
+
+	if (t.kind == FAB_CUSTOM)
+		return gen_custom(cf, f, err);
+	if (endpoints > FAB_MAX_PBR)
+		return cfg_error_at(cf, t.kind == FAB_SPINE_LEAF ? "topology.leaves" : "topology.hosts",
+				    err, "%llu endpoints exceed the %d edge ports a PBR fabric can "
+				    "address (12-bit ids)", (unsigned long long)endpoints, FAB_MAX_PBR);
+	if (fab_topo_generate(f, &t, &field, &e))
+		return cfg_error_at(cf, field_key(field), err, "%s", e.msg);
+	return 0;
+}
+
+/* link.latency of the bus named @bus: its overrides (link group) applied. */
+static sim_time bus_link_latency(const void *cf, const char *bus)
+{
+	return cfg_time(cfg_for(cf, bus, cxl_bus_ops.cfg_groups), "link.latency");
+}
+
+/*
+ * switch.slices of every switch (its overrides applied): how many
+ * components it becomes, joined by internal links of latency switch.latency.
+ */
+static int set_slices(const cfg *cf, fabric *f, cxl_err *err)
+{
+	for (uint32_t n = 0; n < f->nnode; n++) {
+		fab_node *nd = &f->node[n];
+		if (nd->kind != FAB_SWITCH)
+			continue;
+		const cfg *v = cfg_for(cf, nd->name, cxl_switch_ops.cfg_groups);
+		uint32_t S = (uint32_t)cfg_int(v, "switch.slices");
+		if (S > 1 && S > nd->nports)
+			return cfg_error_at(v, "switch.slices", err, "%u slices for %s, which has "
+					    "%u ports (at most one slice per port)", S, nd->name,
+					    nd->nports);
+		if (S > 1 && !cfg_time(v, "switch.latency"))
+			return cfg_error_at(v, "switch.slices", err, "slices need switch.latency "
+					    "> 0 (%s's slices exchange packets over links of that "
+					    "latency)", nd->name);
+		nd->slices = (uint16_t)S;
+		nd->slice_latency = cfg_time(v, "switch.latency");
+	}
+	return 0;
+}
+
+static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
+{
+	fabric *f = xmalloc(sizeof(*f));
+	cxl_err e = { 0 };
+	int rc;
+
+	fab_init(f, cfg_str(cf, "topology.kind"), cfg_time(cf, "link.latency"));
+	f->latency_of = bus_link_latency;
+	f->latency_ctx = cf;
+	rc = check_kind_keys(cf, (enum fab_topo_kind)cfg_enum(cf, "topology.kind"), err);
+	if (!rc)
+		rc = generate(cf, f, err);
+	if (!rc)
+		rc = set_slices(cf, f, err);
+	if (!rc && fab_finish(f, fab_ops, g, &e))
+		rc = cfg_error_at(cf, "topology.kind", err, "%s", e.msg);
+	if (rc) {
+		fab_free(f);
+		free(f);
+		return rc;
+	}
+	g->cut_floor = cfg_time(cf, "partition.lookahead_floor");
+	if (cfg_bool(cf, "topology.iso_bisection")) {
+		int64_t b = fab_bisection(f);
+		f->trunk_slowdown = b > 1 ? (uint32_t)b : 1;
+	}
+	*sys = f;
+	return 0;
+}
+
+static void describe(const void *sys, FILE *out)
+{
+	fab_describe(sys, out);
+}
+
+static void dot(const void *sys, FILE *out)
+{
+	fab_write_dot(sys, out);
+}
+
+static void free_sys(void *sys)
+{
+	fab_free(sys);
+	free(sys);
+}
+
+static uint64_t checksum(const void *sys)
+{
+	const fabric *f = sys;
+
+	return fab_route_checksum(&f->route);
+}
+
+static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
+{
+	fab_write_summary(g, t, cfg_enum(cf, "bus.duplex") == 1, w);
+}
+
+const sys_builder sys_fabric = {
+	.name = "fabric",
+	.group = "topology",
+	.doc = "a CXL/PCIe fabric: hosts, switches, buses and memory devices",
+	.schemas = fab_schemas,
+	.build = build,
+	.summary = summary,
+	.describe = describe,
+	.dot = dot,
+	.free_sys = free_sys,
+	.checksum = checksum,
+};

@@ -1,0 +1,202 @@
+/*
+ * models/fabric/fabric.h - the interconnect layer: a CXL/PCIe fabric as switches,
+ * endpoints and physical connections, its PBR ids, and its expansion into
+ * the engine's component/link graph.
+ *
+ * A fabric is built by a topology generator (fab_topo.c) through three
+ * calls: fab_add_node() for switches and endpoints (hosts, accelerators,
+ * memory devices), fab_connect() for each physical connection, then
+ * fab_finish(), which assigns PBR ids, builds the routing tables
+ * (fab_route.h), estimates traffic and emits the graph.  Every rank builds
+ * the same fabric from the same config: nothing here depends on ranks.
+ *
+ * Ports: a node's port k is its k-th connection, in connection order.  A
+ * host or accelerator has exactly one connection; the switch port it
+ * attaches to is an "edge port".  A memory device has one, or several
+ * (a multi-headed device, the pooled memory of cMPI): then every head
+ * connects straight to a host or accelerator, no switch between.  Each endpoint gets a 12-bit PBR id, in node order
+ * (0..npbr-1, at most FAB_MAX_PBR); more is a config error.
+ *
+ * The graph (design §5): every node is a component, and every connection
+ * becomes a bus component joined to its two nodes by two links of latency
+ * `link.latency` (the port-to-port latency, which gives the lookahead):
+ *     node a, port pa  --link--  bus port 0 | bus port 1  --link--  node b, port pb
+ * Component ids follow node order; a connection's bus comes right after
+ * the later of its two nodes, so neighbours get neighbouring ids (the block
+ * partitioner relies on that).
+ *
+ * A switch may be split into `slices` components (switch.slices, for big
+ * switches that outweigh a rank): switch port p belongs to slice p % S, as
+ * its local port p / S; after its external ports each slice has one
+ * internal port per other slice (to slice j: nE + (j < k ? j : j - 1)),
+ * joined by internal links of latency slice_latency.  Slice k of switch X
+ * is named "X:k" (fab_slice_port() maps a switch port to a slice port).
+ *
+ * Weights for partitioners come from expected traffic: every requester
+ * (host, accelerator) sends to every memory device (a regular sample of
+ * them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route, and back; a connection's weight is the packets crossing it, a
+ * node's or bus's load is the packets it handles.  Both are scaled to
+ * 1..FAB_WEIGHT_SCALE.
+ *
+ * Memory: O(nodes + connections) for the fabric, plus the routing tables.
+ */
+#ifndef CXL_MODELS_FABRIC_H
+#define CXL_MODELS_FABRIC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "core/graph.h"
+#include "core/json.h"
+#include "core/stats.h"
+#include "core/stime.h"
+#include "models/fabric/fab_route.h"
+
+#define FAB_MAX_PBR 4096        /* 12-bit PBR ids */
+#define FAB_NO_PBR 0xffffu      /* a switch has no PBR id */
+#define FAB_MAX_PORTS 65535     /* ports per node (uint16) */
+#define FAB_MAX_SLICES 64       /* components a switch may be split into */
+#define FAB_WEIGHT_SCALE 1000   /* weights are scaled to 1..this */
+#define FAB_TRAFFIC_PAIRS (1u << 20) /* requester-memory pairs the estimate walks */
+
+enum fab_kind { FAB_HOST, FAB_ACCEL, FAB_MEMORY, FAB_SWITCH, FAB_BUS, FAB_NKIND };
+
+typedef struct fab_node fab_node;
+struct fab_node {
+	uint8_t kind;       /* enum fab_kind (never FAB_BUS) */
+	uint16_t pbr;       /* endpoint: PBR id; switch: FAB_NO_PBR */
+	uint32_t nports;    /* connections so far = ports */
+	uint32_t comp;      /* component id in the graph (after fab_finish); a sliced
+			       switch's slices are comp .. comp + slices - 1 */
+	uint16_t slices;    /* switch: components it is split into (>= 1; 0 = 1) */
+	sim_time slice_latency; /* sliced switch: latency of its internal links, ps */
+	uint32_t adj;       /* first entry in fabric.adj (after fab_finish) */
+	char *name;         /* instance name, owned */
+};
+
+typedef struct fab_conn fab_conn;
+struct fab_conn {
+	uint32_t a, b;      /* node indices */
+	uint16_t aport;     /* port number at a */
+	uint16_t bport;     /* port number at b */
+	uint32_t bus;       /* component id of its bus (after fab_finish) */
+	uint64_t traffic;   /* expected packets crossing it (both ways) */
+};
+
+typedef sim_time fab_latency_fn(const void *ctx, const char *bus);
+
+typedef struct fabric fabric;
+struct fabric {
+	const char *kind_name;   /* topology kind, e.g. "spine_leaf" */
+	fab_node *node;          /* nodes, index = node id */
+	uint32_t nnode, cap_node;/* count, capacity */
+	fab_conn *conn;          /* connections */
+	uint32_t nconn, cap_conn;/* count, capacity */
+	uint32_t *adj;           /* node's connections in port order: adj[node.adj + port] */
+	uint32_t *pbr_node;      /* PBR id -> node */
+	uint32_t npbr;           /* edge ports = endpoints */
+	uint32_t count[FAB_NKIND]; /* nodes by kind; FAB_BUS = connections */
+	uint32_t *node_of_comp;  /* component id -> node, UINT32_MAX for buses */
+	uint32_t *conn_of_comp;  /* component id -> connection, UINT32_MAX for nodes */
+	uint32_t trunk_slowdown; /* switch-to-switch buses serialise this much slower (>= 1) */
+	uint32_t ncomp;          /* components in the graph */
+	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
+	uint32_t nmem;           /* memory devices */
+	sim_time link_latency;   /* latency of every link, ps (unless latency_of says else) */
+	fab_latency_fn *latency_of; /* NULL, or the latency of the two links of the bus
+				       named @bus (per-bus overrides), ps */
+	const void *latency_ctx; /* argument of latency_of */
+	fab_route route;         /* routing tables (after fab_finish) */
+};
+
+/* The type names of the kinds, as in components.csv: "host", ... "bus". */
+extern const char *const fab_kind_name[FAB_NKIND];
+
+void fab_init(fabric *f, const char *kind_name, sim_time link_latency);
+void fab_free(fabric *f);
+
+/* fab_add_node - a new switch or endpoint named @name (copied); returns its id. */
+uint32_t fab_add_node(fabric *f, enum fab_kind kind, const char *name);
+
+/**
+ * fab_connect - a physical connection between nodes @a and @b.
+ * Returns 0, or CXL_EINVAL (message without location) when a node would
+ * exceed FAB_MAX_PORTS, an endpoint would get a second connection, or a == b.
+ */
+int fab_connect(fabric *f, uint32_t a, uint32_t b, cxl_err *err);
+
+/* fab_find - the node called @name, or UINT32_MAX.  O(nodes). */
+uint32_t fab_find(const fabric *f, const char *name);
+
+/**
+ * fab_finish - PBR ids, routing tables, traffic estimate, and the graph.
+ * @f:   the fabric, every node and connection added
+ * @ops: model type of each kind (index enum fab_kind)
+ * @g:   OUT graph (initialised by the caller, empty)
+ * @err: OUT error record
+ * Errors (CXL_EINVAL, message without location): more than FAB_MAX_PBR
+ * endpoints, an endpoint without a connection, a fabric whose endpoints
+ * cannot all reach each other.
+ */
+int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *err);
+
+/* fab_peer - the node at the other end of port @port of node @n. */
+static inline uint32_t fab_peer(const fabric *f, uint32_t n, uint32_t port)
+{
+	const fab_conn *c = &f->conn[f->adj[f->node[n].adj + port]];
+	return c->a == n ? c->b : c->a;
+}
+
+/* fab_is_endpoint - host, accelerator or memory device. */
+static inline int fab_is_endpoint(const fab_node *n)
+{
+	return n->kind != FAB_SWITCH;
+}
+
+/* fab_route_len - buses on the oblivious route from node @src to node @dst (0: none). */
+uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst);
+
+/* fab_slices - the components switch node @n is split into (1 = one). */
+static inline uint32_t fab_slices(const fab_node *n)
+{
+	return n->slices ? n->slices : 1;
+}
+
+/* fab_slice_ext - external ports of slice @k of a switch with @nports ports in @S slices. */
+static inline uint32_t fab_slice_ext(uint32_t nports, uint32_t S, uint32_t k)
+{
+	return nports > k ? (nports - k + S - 1) / S : 0;
+}
+
+/* fab_slice_int - local port of slice @k's internal link to slice @j (!= @k). */
+static inline uint32_t fab_slice_int(uint32_t nports, uint32_t S, uint32_t k, uint32_t j)
+{
+	return fab_slice_ext(nports, S, k) + (j < k ? j : j - 1);
+}
+
+/* fab_node_of - the fabric node of component @comp (UINT32_MAX for a bus). */
+static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
+{
+	return comp < f->ncomp ? f->node_of_comp[comp] : UINT32_MAX;
+}
+
+/* fab_is_trunk - does connection @c join two switches? */
+static inline int fab_is_trunk(const fabric *f, uint32_t c)
+{
+	return f->node[f->conn[c].a].kind == FAB_SWITCH && f->node[f->conn[c].b].kind == FAB_SWITCH;
+}
+
+/* fab_bisection - switch-to-switch connections a balanced 2-way cut crosses (-1: < 2 switches). */
+int64_t fab_bisection(const fabric *f);
+
+/* fab_describe - the --check summary: counts, radix, diameter, bisection. */
+void fab_describe(const fabric *f, FILE *out);
+
+/* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
+void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w);
+
+/* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
+void fab_write_dot(const fabric *f, FILE *out);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * models/host/req_int.h - internals of the requester model shared by its files:
+ *   req.c      parameters, request generation and issue, responses
+ *   req_coh.c  the local cache (hcache.h), write-backs and the answers to
+ *              back-invalidation snoops (BISnp -> BIRsp)
+ * Contract of the model in req.c; the coherence protocol in cxl_proto.h.
+ *
+ * Slots: every transaction the requester has in flight (a request, a cache
+ * hit being served, a write-back) holds one of `queue` slots, so the queue
+ * bounds all of them and the `queue` response credits the requester grants
+ * always suffice.  A packet's tag is its slot.
+ */
+#ifndef CXL_MODELS_REQ_INT_H
+#define CXL_MODELS_REQ_INT_H
+
+#include <stdint.h>
+
+#include "core/sim.h"
+#include "models/proto/cxl_proto.h"
+#include "models/proto/evring.h"
+#include "models/fabric/fabric.h"
+#include "models/host/hcache.h"
+#include "traces/trc.h"
+
+/* Latency by round-trip hop count: one histogram per count this requester
+ * can see (2 x the buses to each of its targets); longer ones share one. */
+#define REQ_HOP_NAMES 32
+
+enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT };
+enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE };
+enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
+
+typedef struct req_slot req_slot;
+struct req_slot {
+	uint64_t index;     /* request number (0, 1, ...); write-backs: none */
+	uint64_t line;      /* line number */
+	sim_time issue;     /* issue time, ps */
+	uint8_t kind;       /* enum req_kind */
+	uint8_t write;      /* 1: the access is a write */
+	uint8_t snooped;    /* a BISnp took the line while its fill was in flight */
+};
+
+typedef struct req req;
+struct req {
+	const fabric *f;          /* the fabric */
+	uint16_t pbr;             /* own PBR id */
+	uint16_t *targets;        /* PBR ids of the memories it reaches, ascending */
+	uint32_t ntargets;        /* their number */
+	cxl_credits cr;           /* credits towards the bus */
+	uint64_t requests;        /* to issue in total */
+	uint64_t warmup;          /* first requests not measured */
+	sim_time warmup_time;     /* requests issued before this are not measured, ps */
+	int measuring;            /* 1 once a measured request was issued */
+	uint64_t issued;          /* issued so far */
+	uint32_t queue;           /* slots: outstanding limit */
+	uint32_t outstanding;     /* slots in use */
+	req_slot *slot;           /* [queue] */
+	uint32_t *free_slot;      /* stack of free slot numbers */
+	uint32_t nfree;           /* entries of free_slot */
+	int pattern;              /* PAT_* */
+	double read_ratio;        /* probability of a read */
+	uint64_t lines;           /* footprint in lines */
+	uint64_t base;            /* first line of the footprint */
+	uint64_t ilv_lines;       /* interleaving granularity in lines */
+	sim_time latency;         /* requester latency, ps */
+	sim_time interval;        /* minimum issue interval, ps */
+	sim_time next_issue;      /* earliest time of the next issue, ps */
+	int next_read;            /* drawn kind of the next request: -1 none, 0 write, 1 read */
+	uint64_t next_line;       /* drawn line of the next request (within the footprint) */
+	int timer_armed;          /* an REQ_EV_ISSUE is pending */
+	uint64_t hot_lines;       /* hotcold: lines of the hot set (the first ones) */
+	double hot_fraction;      /* hotcold: share of requests to the hot set */
+	/* trace replay (req_trace.c) */
+	trc_reader *trc;          /* the trace, NULL for other patterns */
+	trc_rec rec;              /* its current record */
+	uint64_t rec_line;        /* next line of the record */
+	uint64_t rec_lines;       /* lines of the record still to issue */
+	int timed;                /* 1: honour record times */
+	double time_scale;        /* timed: issue at record time x this */
+	/* coherence (req_coh.c) */
+	int cached;               /* 1: host.cache.size > 0 */
+	hcache cache;             /* the local cache */
+	sim_time cache_latency;   /* hit latency, ps */
+	uint64_t *wb_line;        /* [queue] ring of write-backs waiting to leave */
+	uint32_t wb_head, wb_n;   /* ring head and length */
+	evring birsp;             /* BIRsps waiting for credits */
+	cxl_event **birsp_slots;  /* its storage */
+	/* statistics */
+	uint64_t *reads, *writes, *bytes, *hops_sum, *t_first, *t_last;
+	uint64_t *issued_c, *completed, *out_end, *credits_end;
+	uint64_t *hits, *misses, *wbs, *bisnp, *birsp_c, *birsp_dirty, *snoop_inval;
+	uint64_t *waiting_end, *cached_end;
+	stats_hist *lat_read, *lat_write;
+	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
+};
+
+/* req.c */
+uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write);
+void req__slot_free(req *r, uint32_t s);
+uint16_t req__home(const req *r, uint64_t line);
+
+/* req_trace.c */
+int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
+int req__trace_next(sim_comp *c, req *r);
+void req__trace_finish(req *r);
+
+/* req_coh.c (contracts at the definitions) */
+int req__coh_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
+int req__coh_hits(const req *r);
+int req__coh_blocked(const req *r);
+int req__coh_access(sim_comp *c, req *r);
+void req__coh_fill(sim_comp *c, req *r, req_slot *s);
+void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev);
+void req__coh_drain(sim_comp *c, req *r);
+void req__coh_finish(sim_comp *c, req *r);
+
+#endif

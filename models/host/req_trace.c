@@ -1,0 +1,121 @@
+/*
+ * models/host/req_trace.c - the requester's `trace` pattern: the accesses of a
+ * .cxt trace (traces/trc.h), streamed one block at a time, so a requester
+ * holds at most one reader's bounded buffers whatever the trace's length.
+ *
+ * Files: workload.trace names the file; a "%d" in it is replaced by the
+ * requester's index among all requesters (hosts and accelerators in
+ * component order: host0 is 0 when there are no accelerators), so
+ * "traces/redis.%d.cxt" gives each requester its own trace, and a name
+ * without "%d" gives every requester the same one.  Each requester opens
+ * its file in its own init, so a rank opens only the traces of its hosts.
+ *
+ * Records: a record of `size` bytes at `addr` becomes one access per 64-byte
+ * line it touches, in address order.  Addresses are used as they are (no
+ * per-requester offset: requesters replaying one trace share its lines),
+ * and line L goes to memory device (L / interleave) mod M like any access.
+ * workload.replay = closed issues them as fast as the queue, the issue
+ * interval and the credits allow; timed also waits until each record's
+ * time x workload.time_scale (records of ESF traces with tick 0 carry no
+ * time and go as soon as possible).  workload.requests, when given and
+ * not 0, stops the replay after that many accesses; otherwise the whole
+ * trace is replayed.  A damaged trace stops the run: "FILE: record N: what" (exit 2).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "models/host/req_int.h"
+#include "traces/trc.h"
+
+/* The requester's index among all requesters, in component order. */
+static uint32_t requester_index(const req *r, sim_comp *c)
+{
+	const fabric *f = r->f;
+	uint32_t self = fab_node_of(f, c->id), k = 0;
+
+	for (uint32_t n = 0; n < self; n++)
+		k += f->node[n].kind == FAB_HOST || f->node[n].kind == FAB_ACCEL;
+	return k;
+}
+
+/* @pattern with its "%d" (if any) replaced by @index; -1 if it has another '%'. */
+static int trace_path(const char *pattern, uint32_t index, char *buf, size_t n)
+{
+	const char *pc = strchr(pattern, '%');
+
+	if (!pc) {
+		snprintf(buf, n, "%s", pattern);
+		return 0;
+	}
+	if (pc[1] != 'd' || strchr(pc + 2, '%'))
+		return -1;
+	snprintf(buf, n, "%.*s%u%s", (int)(pc - pattern), pattern, index, pc + 2);
+	return 0;
+}
+
+/**
+ * req__trace_init - open this requester's trace (pattern `trace` only).
+ * Return: 0, or CXL_EINVAL naming workload.trace's setting: no file
+ * given, a bad pattern, or a file that cannot be opened or is not a trace.
+ */
+int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
+{
+	const char *pattern = cfg_str(cf, "workload.trace");
+	char path[4096];
+	cxl_err e = { 0 };
+
+	if (!*pattern)
+		return cfg_error_at(cf, "workload.pattern", err, "\"trace\" needs workload.trace "
+				    "(a .cxt file, e.g. \"traces/redis.%%d.cxt\")");
+	if (trace_path(pattern, requester_index(r, c), path, sizeof(path)))
+		return cfg_error_at(cf, "workload.trace", err, "\"%s\": the only %% allowed is "
+				    "one %%d (the requester's index)", pattern);
+	if (trc_reader_open(&r->trc, path, &e))
+		return cfg_error_at(cf, "workload.trace", err, "%s (for %s)", e.msg, c->name);
+	r->timed = cfg_enum(cf, "workload.replay") == 1;
+	r->time_scale = cfg_float(cf, "workload.time_scale");
+	r->base = 0;
+	r->requests = (uint64_t)cfg_int(cf, "workload.requests");
+	if (!cfg_is_set(cf, "workload.requests") || !r->requests)
+		r->requests = UINT64_MAX;
+	return 0;
+}
+
+/**
+ * req__trace_next - draw the next access from the trace into r->next_read
+ * and r->next_line (absolute), and for timed replay raise r->next_issue to
+ * its record's time.  At the end of the trace the requester stops issuing
+ * (r->requests = issued).  Return: 1 with an access, 0 at the end.
+ */
+int req__trace_next(sim_comp *c, req *r)
+{
+	if (!r->rec_lines) {
+		cxl_err e = { 0 };
+		int rc = trc_reader_next(r->trc, &r->rec, &e);
+		if (rc < 0)
+			sim_fail(c, "%s", e.msg);
+		if (!rc) {
+			r->requests = r->issued;
+			return 0;
+		}
+		uint64_t first = r->rec.addr / CXL_LINE;
+		uint64_t last = (r->rec.addr + r->rec.size - 1) / CXL_LINE;
+		r->rec_line = first;
+		r->rec_lines = last - first + 1;
+		if (r->timed && !(r->rec.flags & TRC_REC_NOTIME)) {
+			sim_time t = (sim_time)((double)r->rec.time * r->time_scale);
+			r->next_issue = t > r->next_issue ? t : r->next_issue;
+		}
+	}
+	r->next_read = r->rec.op == TRC_READ;
+	r->next_line = r->rec_line++;
+	r->rec_lines--;
+	return 1;
+}
+
+/* req__trace_finish - close the trace (NULL-safe). */
+void req__trace_finish(req *r)
+{
+	trc_reader_close(r->trc);
+	r->trc = NULL;
+}

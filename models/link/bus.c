@@ -1,0 +1,445 @@
+/*
+ * models/link/bus.c - the bus: one PCIe/CXL link as a component.
+ *
+ * Design: "buses are components: they own both directions, so half duplex
+ * and turnaround are modelled; links carry the port-to-port latency".  A
+ * bus has exactly two ports, 0 (node A) and 1 (node B), each joined to its
+ * node by an engine link.  A packet (CXL_EV_PKT) arriving on port p travels
+ * in direction p -> 1-p; "direction d" below always means "came in on port
+ * d, leaves on port 1-d".
+ *
+ * Contract (cxl_proto.h, followed exactly):
+ *   - per direction d and VC v, an input FIFO q[d][v] of bus.buffer
+ *     packets; at time 0 the bus grants bus.buffer credits per VC on both
+ *     ports (cxl_grant_all_ports), so a sender that respects its credits
+ *     can never overflow a FIFO (an overflow is a broken invariant: panic);
+ *   - the bus holds the credits its peers grant it (cr[p], from the
+ *     CXL_EV_CREDIT events arriving on port p) and sends a packet of VC v
+ *     out of port p only while cr[p].n[v] > 0, spending one (with
+ *     bus.refuse_on_full the far end of the wire checks and spends it when
+ *     the packet arrives, and refuses it without: bus_replay.c);
+ *   - when a packet leaves its input FIFO and has been serialised, the bus
+ *     returns one credit (VC v, count 1) over the port it came in on.
+ *   Buffered packets are the events themselves (sim_event_keep); the FIFO
+ *   slots are one allocation made in init, freed in finish: nothing is
+ *   allocated per packet.  The model API has no teardown hook, so an engine
+ *   destroyed without sim_engine_collect (finish) leaks that one block.
+ *
+ * Transmitters (bus_tx.c): full duplex has one per direction; half duplex
+ * has one shared by both directions and adds bus.turnaround whenever it
+ * sends in the other direction than its previous packet (not before its
+ * first).  An idle transmitter picks, among the VCs of a direction whose
+ * FIFO head can be sent (a credit is held towards the far port), the next
+ * one round-robin after the VC it sent last in that direction.  Half duplex
+ * tries the direction it did not send last first, so under load in both
+ * directions it alternates packet by packet (fair, and the worst case for
+ * turnaround).  Sending a packet of `size` payload bytes takes
+ *     busy = [turnaround] + ser_time(header_bytes + size)
+ * (a self-sent BUS_EV_TX_DONE timer); at its end the packet leaves the far
+ * port with delay bus.latency (propagation; the engine link adds the port
+ * latency), pkt.hops is incremented, a credit goes back to the sender, and
+ * the transmitter tries the next packet.  A packet or credit arrival wakes
+ * an idle transmitter.  Idle latency of one packet from node to node:
+ *     link(A) + ser_time + bus.latency + link(B).
+ *
+ * Data-link layer (bus_replay.c), off unless bus.replay_buffer > 0: PCIe's
+ * ACK/NAK protocol per direction - sequence numbers, a replay buffer of
+ * bus.replay_buffer TLPs, the replay timer (bus.replay_timeout, by default
+ * the spec formula, bus_replay_timeout()), coalesced ACKs (bus.ack_timer),
+ * NAKs for corrupted TLPs (bus.error_rate), ACK/NAK DLLPs on the reverse
+ * wire with priority over TLPs, and optionally the PCIe seed's
+ * refuse-on-full receiver (bus.refuse_on_full).  Off, the bus is exactly
+ * the plain model above: same events, same statistics, same results.
+ *
+ * Iso-bisection (topology.iso_bisection, fabric runs only): a bus joining
+ * two switches serialises trunk_slowdown times slower (the fabric's
+ * bisection in links), so every topology has one link's bisection bandwidth.
+ *
+ * Cut-through (switch.forwarding = cut_through, fabric runs only): a packet
+ * headed for a switch leaves once its header is over, [turnaround +]
+ * ser_time(header) + bus.latency after it started; the transmitter stays
+ * busy for the whole packet and the input credit returns at its end, as
+ * in store-and-forward.  The switch can thus forward while the tail is
+ * still on the wire (exact when the next link is no faster).
+ *
+ * Serialisation (bus.h): ser_time(bytes) = ceil(bytes * 8 * 10^6 * den /
+ * (MT/s * lanes * num)) ps, MT/s = 2500/5000/8000/16000/32000/64000 for
+ * gen 1..6, num/den the encoding efficiency (8b/10b, 128b/130b, or flit
+ * mode: 236 TLP bytes per 256-byte flit over the generation's line code).
+ * Rounding up per packet costs < 1 ps per packet.  Flit mode is modelled
+ * as that average rate (TLPs may span flits; NOP fill is not charged).
+ *
+ * Per-packet overhead, bus.header_bytes (default 20): non-flit framing is
+ * 12 B TLP header (3 DW) + 8 B of STP/sequence number/LCRC/END
+ * (link-reference §2.1: 20 B without ECRC, 24 B with a 4 DW header).  In
+ * flit mode sequence number and CRC live in the flit (the 236/256 factor),
+ * so set header_bytes to the TLP header alone (12-16 B) for gen 6.
+ *
+ * Parameters (keys below) live in the component state, read in init.
+ *
+ * Statistics, per direction d (= the port the packets came in on), counted
+ * when a serialisation ends: pkts_d<d> (TLPs sent, replays included),
+ * wire_bytes_d<d> (their header + payload bytes), payload_bytes_d<d> (first
+ * transmissions only: goodput), busy_ps_d<d> (time wire d was busy:
+ * serialisation of TLPs and DLLPs plus turnaround, ps).  Without the
+ * data-link layer a packet is sent once and wire d carries no DLLP.  All
+ * are registered in init; the finish hook sets queued_at_end (packets
+ * still held: buffered, mid-serialisation, or never accepted from a replay
+ * buffer) and credits_held_p0 / credits_held_p1 (sum over VCs of the
+ * credits held towards each port: equal to that peer's grant when every
+ * credit is home).  The data-link layer adds its own statistics
+ * (bus_replay.c) only when it is on.
+ * ESF's figures are derived from them by the system's summary writer, not
+ * here: utility = busy_ps / elapsed time, transmission efficiency =
+ * payload_bytes / wire_bytes.
+ *
+ * Files: bus.c (this: keys, arithmetic, set-up, dispatch, end), bus_tx.c
+ * (transmitters), bus_replay.c (data-link layer), bus_int.h (their state).
+ *
+ * Not modelled: link retraining (counted only), UpdateFC DLLP bandwidth,
+ * SKP ordered sets, PCIe's per-type header/data credits (credits here
+ * count packets per VC, as cxl_proto.h).
+ */
+#include "models/link/bus.h"
+
+#include <stdlib.h>
+
+#include "core/xmalloc.h"
+#include "models/link/bus_int.h"
+#include "models/fabric/fabric.h"
+
+static const cfg_key bus_keys[] = {
+	{ "bus.gen", CFG_INT, "5", "1", "6", NULL,
+	  "PCIe generation: 1..6 = 2.5/5/8/16/32/64 GT/s per lane (CXL 1.1/2.0: 5, CXL 3.x: 6)" },
+	{ "bus.lanes", CFG_INT, "16", "1", "16", NULL,
+	  "link width in lanes: 1, 2, 4, 8 or 16" },
+	{ "bus.encoding", CFG_ENUM, "auto", NULL, NULL, "auto|8b10b|128b130b|flit",
+	  "auto: 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit (236 TLP B per 256 B) for gen 6" },
+	{ "bus.header_bytes", CFG_INT, "20", "0", "256", NULL,
+	  "wire bytes per packet besides payload: 12 B TLP header + 8 B framing/seq/LCRC (non-flit)" },
+	{ "bus.duplex", CFG_ENUM, "full", NULL, NULL, "full|half",
+	  "full: one transmitter per direction; half: one shared, with turnaround" },
+	{ "bus.turnaround", CFG_TIME, "2ns", "0ps", NULL, NULL,
+	  "half duplex: time added whenever the bus changes direction" },
+	{ "bus.latency", CFG_TIME, "1ns", "0ps", NULL, NULL,
+	  "propagation added to every packet after serialisation (ESF Table III bus latency)" },
+	{ "bus.buffer", CFG_INT, "32", "1", "4096", NULL,
+	  "input buffer per direction and VC, packets (the credits granted to each peer)" },
+	{ "bus.replay_buffer", CFG_INT, "0", "0", "2047", NULL,
+	  "data-link layer: TLPs held per direction until ACKed (PCIe seed: 4); 0 = off, "
+	  "the plain bus (no sequence numbers, DLLPs or replays)" },
+	{ "bus.replay_timeout", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "replay timer; 0ps = the spec: 3 x ((64 + 28) x AckFactor / lanes + internal delay) "
+	  "symbol times; flit mode 3 x the Ack/Nak target (150-240 ns)" },
+	{ "bus.ack_timer", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "least time between two ACKs of the ACK timer; 0ps = replay timeout / 3 (use 1ps to "
+	  "ACK every TLP at once)" },
+	{ "bus.internal_delay", CFG_INT, "-1", "-1", "100000", NULL,
+	  "InternalDelay of the replay-timer formula, symbol times; -1 = the spec's 19/70/115 "
+	  "for 2.5/5/>=8 GT/s; 0 = the PCIe seed's model" },
+	{ "bus.error_rate", CFG_FLOAT, "0", "0", "1", NULL,
+	  "probability that a TLP arrives corrupted (discarded, NAKed, replayed); needs "
+	  "replay_buffer > 0" },
+	{ "bus.refuse_on_full", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "PCIe seed: send without waiting for the far node's credits; a TLP arriving when the "
+	  "bus holds none is refused (no ACK) and replayed on timeout; needs replay_buffer > 0" },
+};
+
+const cfg_schema cxl_bus_schema = {
+	"bus", bus_keys, sizeof(bus_keys) / sizeof(bus_keys[0]),
+};
+
+/* --- serialisation arithmetic (bus.h) ------------------------------------ */
+
+/**
+ * bus_lane_mts - per-lane transfer rate of generation @gen in MT/s; 0 if
+ * @gen is outside 1..BUS_GEN_MAX.
+ */
+uint32_t bus_lane_mts(unsigned gen)
+{
+	static const uint32_t mts[BUS_GEN_MAX + 1] = { 0, 2500, 5000, 8000, 16000, 32000, 64000 };
+
+	return gen <= BUS_GEN_MAX ? mts[gen] : 0;
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/**
+ * bus_efficiency - encoding efficiency @num / @den (OUT, reduced) of
+ * generation @gen (1..6) under @enc; see bus.h for the table.
+ */
+void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t *den)
+{
+	uint32_t n = 1, d = 1; /* the line code: 1b/1b (PAM4, gen 6) */
+
+	if (enc == BUS_ENC_8B10B || (enc != BUS_ENC_128B130B && gen <= 2))
+		n = 8, d = 10;
+	else if (enc == BUS_ENC_128B130B || gen <= 5)
+		n = 128, d = 130;
+	if (enc == BUS_ENC_FLIT || (enc == BUS_ENC_AUTO && gen >= 6)) {
+		n *= BUS_FLIT_TLP;
+		d *= BUS_FLIT_BYTES;
+	}
+	uint32_t g = gcd32(n, d);
+	*num = n / g;
+	*den = d / g;
+}
+
+/**
+ * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
+ * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
+ * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ */
+sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+{
+	uint32_t num, den, mts = bus_lane_mts(gen);
+
+	if (!mts || !lanes)
+		CXL_PANIC("bus_ser_time: gen %u lanes %u (gen 1..%d, lanes >= 1)", gen, lanes,
+			  BUS_GEN_MAX);
+	bus_efficiency(gen, enc, &num, &den);
+	uint64_t top = (uint64_t)bytes * 8u * 1000000u * den;
+	uint64_t bottom = (uint64_t)mts * lanes * num;
+	return (top + bottom - 1) / bottom;
+}
+
+/* --- replay-timer arithmetic (bus.h) ----------------------------------- */
+
+/*
+ * ack_factor10 - the AckFactor x 10 for @mps bytes and @lanes lanes
+ * (link-reference §4; MPS below 128 B uses the 128/256 B row).
+ */
+static uint32_t ack_factor10(uint32_t mps, unsigned lanes)
+{
+	if (mps <= 256)
+		return lanes <= 4 ? 14 : lanes <= 8 ? 25 : 30;
+	return lanes <= 8 ? 10 : 20;
+}
+
+/**
+ * bus_acknak_symbols - AckNak_LATENCY in symbol times (bus.h).
+ * @mps: max payload, B; @gen: 1..6 (rate for the internal delay);
+ * @lanes: >= 1; @internal_delay: symbol times, or -1 for the spec's.
+ */
+uint32_t bus_acknak_symbols(uint32_t mps, unsigned gen, unsigned lanes, int internal_delay)
+{
+	uint32_t delay = (uint32_t)internal_delay;
+
+	if (!lanes)
+		CXL_PANIC("bus_acknak_symbols: 0 lanes");
+	if (internal_delay < 0)
+		delay = gen <= 1 ? 19 : gen == 2 ? 70 : 115;
+	return (uint32_t)((uint64_t)(mps + BUS_TLP_OVERHEAD) * ack_factor10(mps, lanes) /
+			  (10u * lanes)) + delay;
+}
+
+/**
+ * bus_replay_timeout - the default replay timeout in ps (bus.h): 3 x the
+ * AckNak latency for 64 B payloads in symbol times of the line code, or in
+ * flit mode 3 x the spec's Ack/Nak target for the width.
+ * @gen: 1..6; @lanes: 1..16; @enc: encoding; @internal_delay: as above.
+ */
+sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
+			    int internal_delay)
+{
+	if (enc == BUS_ENC_FLIT || (enc == BUS_ENC_AUTO && gen >= 6)) {
+		sim_time target = lanes >= 16 ? 50 : lanes >= 8 ? 52 : lanes >= 4 ? 56 :
+				  lanes >= 2 ? 64 : 80;
+		return 3 * target * 1000;
+	}
+	uint32_t sym = 3 * bus_acknak_symbols(CXL_LINE, gen, lanes, internal_delay);
+	return bus_ser_time(gen, 1, enc, sym); /* one byte on one lane = one symbol */
+}
+
+/* --- arrivals -------------------------------------------------------------- */
+
+/* on_pkt - buffer a packet that came in on port @ev->dst_port and wake its transmitter. */
+static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
+{
+	int d = ev->dst_port;
+	uint8_t v = ev->pkt.mclass;
+
+	CXL_ASSERT(d < 2 && v < CXL_NVC);
+	evring *f = &b->q[d][v];
+	if (f->n == f->cap)
+		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
+			  c->name, d, v, b->buffer);
+	sim_event_keep(c, ev);
+	evring_push(f, ev);
+	bus__tx_start(c, b, bus__tid(b, d), NULL);
+}
+
+/* on_credit - credits from the peer on port p: wake the transmitter sending out of p. */
+static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
+{
+	int p = ev->dst_port;
+
+	CXL_ASSERT(p < 2);
+	cxl_credit_apply(&b->cr[p], ev);
+	bus__tx_start(c, b, bus__tid(b, 1 - p), NULL);
+}
+
+static void bus_event(sim_comp *c, void *state, cxl_event *ev)
+{
+	bus *b = state;
+
+	switch (ev->kind) {
+	case CXL_EV_PKT:
+		on_pkt(c, b, ev);
+		break;
+	case CXL_EV_CREDIT:
+		on_credit(c, b, ev);
+		break;
+	case BUS_EV_TX_DONE:
+		CXL_ASSERT(ev->dst_port < 2);
+		bus__tx_done(c, b, ev->dst_port, ev);
+		break;
+	default:
+		bus__replay_event(c, b, ev);
+	}
+}
+
+/* --- set-up and end ------------------------------------------------------ */
+
+/* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
+static int read_params(bus *b, const cfg *cf, cxl_err *err)
+{
+	b->gen = (unsigned)cfg_int(cf, "bus.gen");
+	b->lanes = (unsigned)cfg_int(cf, "bus.lanes");
+	b->enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
+	b->header = (uint32_t)cfg_int(cf, "bus.header_bytes");
+	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
+	b->turnaround = cfg_time(cf, "bus.turnaround");
+	b->latency = cfg_time(cf, "bus.latency");
+	b->buffer = (uint32_t)cfg_int(cf, "bus.buffer");
+	if (b->lanes & (b->lanes - 1))
+		return cfg_error_at(cf, "bus.lanes", err,
+				    "%u lanes is not a power of two (expected 1, 2, 4, 8 or 16)",
+				    b->lanes);
+	return 0;
+}
+
+static void register_stats(sim_comp *c, bus *b)
+{
+	b->pkts[0] = sim_stat_counter(c, "pkts_d0");
+	b->pkts[1] = sim_stat_counter(c, "pkts_d1");
+	b->wire[0] = sim_stat_counter(c, "wire_bytes_d0");
+	b->wire[1] = sim_stat_counter(c, "wire_bytes_d1");
+	b->payload[0] = sim_stat_counter(c, "payload_bytes_d0");
+	b->payload[1] = sim_stat_counter(c, "payload_bytes_d1");
+	b->busy[0] = sim_stat_counter(c, "busy_ps_d0");
+	b->busy[1] = sim_stat_counter(c, "busy_ps_d1");
+	b->queued_end = sim_stat_counter(c, "queued_at_end");
+	b->held_end[0] = sim_stat_counter(c, "credits_held_p0");
+	b->held_end[1] = sim_stat_counter(c, "credits_held_p1");
+}
+
+/*
+ * fabric_params - what the fabric (sim_system, NULL in unit tests) adds:
+ * the iso-bisection slowdown of a switch-to-switch bus, and, with
+ * switch.forwarding = cut_through, the ports whose peer is a switch
+ * (packets towards them leave once their header has crossed).
+ */
+static void fabric_params(const sim_comp *c, bus *b)
+{
+	const fabric *f = sim_system(c);
+
+	b->slow = 1;
+	if (f && fab_is_trunk(f, f->conn_of_comp[c->id]))
+		b->slow = f->trunk_slowdown;
+	if (!f)
+		return;
+	for (int p = 0; p < 2; p++) {
+		uint32_t peer = c->ports[p].peer, n = fab_node_of(f, peer);
+		b->cut[p] = n != UINT32_MAX && f->node[n].kind == FAB_SWITCH &&
+			    cfg_enum(sim_cfg_of(c, peer), "switch.forwarding") == 1;
+	}
+}
+
+/*
+ * bus_init - read the parameters, check the two ports, allocate the FIFOs,
+ * register statistics, set up the data-link layer (bus_replay.c) and grant
+ * bus.buffer credits per VC on both ports.
+ * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked
+ * ports; refuse_on_full or error_rate without a replay buffer.
+ */
+static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	bus *b = state;
+	int rc = read_params(b, cf, err);
+
+	if (rc)
+		return rc;
+	if (c->nports != 2 || !c->ports[0].latency || !c->ports[1].latency)
+		return cxl_err_set(err, CXL_EINVAL,
+				   "bus %s: a bus joins exactly two linked ports (0 and 1), it has %u",
+				   c->name, c->nports);
+	b->slots = xcalloc((size_t)2 * CXL_NVC * b->buffer, sizeof(*b->slots));
+	for (int d = 0; d < 2; d++)
+		for (int v = 0; v < CXL_NVC; v++)
+			evring_init(&b->q[d][v], b->buffer,
+				    b->slots + ((size_t)d * CXL_NVC + (size_t)v) * b->buffer);
+	b->last_dir = -1;
+	fabric_params(c, b);
+	register_stats(c, b);
+	rc = bus__replay_init(c, b, cf, err);
+	if (rc)
+		goto free_slots;
+	cxl_grant_all_ports(c, (uint16_t)b->buffer);
+	return 0;
+
+free_slots:
+	free(b->slots);
+	b->slots = NULL;
+	return rc;
+}
+
+/* drop - free the packets still held; returns how many there were. */
+static uint64_t drop(sim_comp *c, bus *b)
+{
+	uint64_t n = 0;
+
+	for (int d = 0; d < 2; d++) {
+		for (int v = 0; v < CXL_NVC; v++) {
+			n += evring_free_all(c, &b->q[d][v]);
+		}
+		if (b->tx[d].cur) {
+			sim_event_free(c, b->tx[d].cur);
+			b->tx[d].cur = NULL;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * bus_finish - the end-of-run counters; releases the held packets, the
+ * FIFOs and the replay buffers.
+ */
+static void bus_finish(sim_comp *c, void *state)
+{
+	bus *b = state;
+
+	*b->held_end[0] = cxl_credits_total(&b->cr[0]);
+	*b->held_end[1] = cxl_credits_total(&b->cr[1]);
+	*b->queued_end = drop(c, b) + bus__replay_finish(c, b);
+	free(b->slots);
+	b->slots = NULL;
+}
+
+const model_ops cxl_bus_ops = {
+	.name = "bus",
+	.cfg_groups = "bus link", /* link: the latency of its two links (fab_sys.c) */
+	.state_size = sizeof(bus),
+	.init = bus_init,
+	.event = bus_event,
+	.finish = bus_finish,
+};

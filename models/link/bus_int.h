@@ -1,0 +1,166 @@
+/*
+ * models/link/bus_int.h - the bus model's state, shared by its files and tests.
+ *
+ * The bus is split along its concerns (SQLite btreeInt.h pattern):
+ *   bus.c         the model table, its keys, the serialisation and
+ *                 replay-timer arithmetic (bus.h), set-up, the event
+ *                 dispatch, the end;
+ *   bus_tx.c      the transmitters: picking the next packet, turnaround,
+ *                 serialisation, the plain path (no data-link layer);
+ *   bus_replay.c  the optional PCIe data-link layer (bus.replay_buffer > 0):
+ *                 sequence numbers, replay buffers, replay and ACK timers,
+ *                 ACK/NAK DLLPs, error injection, refuse-on-full.
+ * Functions shared between them are bus__name; nothing here is for other
+ * models (they include bus.h only).
+ *
+ * Direction d always means "came in on port d, leaves on port 1-d".  The
+ * sender of direction d sits at the port-d end of the wire, its receiver
+ * at the port-(1-d) end; the receiver's ACK/NAK DLLPs travel on the wire of
+ * direction 1-d.  Sequence numbers are 64-bit counters from 0 (PCIe's are
+ * 12-bit modulo 4096; a window below 2048 makes the two equivalent), and an
+ * ACK/NAK carries k = NEXT_RCV_SEQ: "every TLP below k was received" (the
+ * spec's AckNak_Seq_Num is k - 1).
+ */
+#ifndef CXL_MODELS_BUS_INT_H
+#define CXL_MODELS_BUS_INT_H
+
+#include <stdint.h>
+
+#include "core/sim.h"
+#include "models/link/bus.h"
+#include "models/proto/cxl_proto.h"
+#include "models/proto/evring.h"
+
+/* Event kinds of the bus's own timers (all self-sent). */
+enum bus_ev_kind {
+	BUS_EV_TX_DONE = CXL_EV_MODEL, /* dst_port = transmitter: its packet is on the wire */
+	BUS_EV_TLP_RX,                 /* dst_port = d: a TLP's tail reaches d's receiver;
+					  pkt.addr = its sequence number */
+	BUS_EV_DLLP_RX,                /* dst_port = d: an ACK/NAK for d reaches d's sender;
+					  pkt.opcode = BUS_ACK/BUS_NAK, pkt.addr = k */
+	BUS_EV_REPLAY_TIMER,           /* dst_port = d: d's replay timer (lazy: bus_replay.c) */
+	BUS_EV_ACK_TIMER,              /* dst_port = d: d's ACK timer (lazy) */
+};
+
+enum { BUS_DUPLEX_FULL, BUS_DUPLEX_HALF }; /* bus.duplex choices */
+enum { BUS_ACK = 1, BUS_NAK = 2 };          /* DLLP types (0: none) */
+
+/* What a transmitter is sending. */
+enum bus_tx_what {
+	BUS_TX_NEW,    /* a TLP, first transmission (also every packet of the plain path) */
+	BUS_TX_REPLAY, /* a TLP again, from the replay buffer */
+	BUS_TX_DLLP,   /* an ACK/NAK DLLP */
+};
+
+typedef struct bus_tx bus_tx;
+struct bus_tx {
+	cxl_event *cur; /* plain path: packet being serialised (kept); NULL otherwise */
+	int busy;       /* 1 while something is being serialised */
+	sim_time span;  /* its busy time: serialisation + turnaround, ps */
+	uint8_t dir;    /* the wire direction it is sent in */
+	uint8_t vc;     /* TLP: its VC */
+	uint16_t size;  /* TLP: its payload, B */
+	uint8_t what;   /* enum bus_tx_what */
+	uint8_t dllp;   /* DLLP: BUS_ACK or BUS_NAK */
+	uint64_t seq;   /* TLP: its sequence number; DLLP: k (NEXT_RCV_SEQ when sent) */
+};
+
+/* One replay-buffer entry: a TLP sent and not yet acknowledged. */
+typedef struct bus_rbent bus_rbent;
+struct bus_rbent {
+	cxl_event *ev;    /* the packet until its receiver accepts it, then NULL */
+	uint16_t size;    /* payload, B */
+	uint8_t vc;       /* VC */
+	uint8_t replayed; /* 1 once it has been retransmitted */
+};
+
+/* The data-link layer of one direction d: its sender and its receiver. */
+typedef struct bus_dll bus_dll;
+struct bus_dll {
+	/* sender, at the port-d end */
+	bus_rbent *rb;        /* replay buffer: a ring of bus.replay_buffer entries */
+	uint32_t head;        /* ring index of the oldest unacknowledged TLP */
+	uint32_t n;           /* TLPs held (sent, not acknowledged) */
+	uint32_t sent;        /* of those, (re)sent in the current pass; < n: replaying */
+	uint64_t head_seq;    /* sequence number of rb[head]; head_seq + n is the next new one */
+	unsigned replay_num;  /* REPLAY_NUM: replays since the last forward progress, 0..3 */
+	sim_time rt_due;      /* replay timer expiry, ps; 0: stopped */
+	int rt_armed;         /* a BUS_EV_REPLAY_TIMER event is outstanding */
+	/* receiver, at the port-(1-d) end */
+	uint64_t next_rcv;    /* NEXT_RCV_SEQ: every TLP below it was accepted */
+	int nak_scheduled;    /* a NAK went out and no good TLP came since */
+	uint8_t dllp;         /* DLLP waiting for the reverse transmitter: 0, BUS_ACK, BUS_NAK */
+	int ack_owed;         /* TLPs accepted since the last ACK, held by the ACK timer */
+	sim_time ack_free;    /* no ACK of the timer before this, ps */
+	int ack_armed;        /* a BUS_EV_ACK_TIMER event is outstanding */
+	/* statistics of direction d's TLP stream */
+	uint64_t *tlps;       /* stat tlps_d<d>: TLPs sent for the first time */
+	uint64_t *replays;    /* stat replays_d<d>: retransmissions */
+	uint64_t *replayed;   /* stat replayed_tlps_d<d>: TLPs retransmitted at least once */
+	uint64_t *timeouts;   /* stat replay_timeouts_d<d>: replay timer expiries */
+	uint64_t *naks;       /* stat naks_d<d>: NAK DLLPs sent by d's receiver */
+	uint64_t *acks;       /* stat acks_d<d>: ACK DLLPs sent by d's receiver */
+	uint64_t *dllp_bytes; /* stat dllp_bytes_d<d>: their wire bytes, B */
+	uint64_t *retrains;   /* stat retrains_d<d>: REPLAY_NUM rollovers */
+	uint64_t *refused;    /* stat refused_d<d>: TLPs the receiving node had no room for */
+	uint64_t *corrupted;  /* stat corrupted_d<d>: TLPs that arrived corrupted */
+	uint64_t *ppm;        /* stat replayed_ppm_d<d>: replays per 10^6 TLP transmissions */
+};
+
+typedef struct bus bus;
+struct bus {
+	unsigned gen;             /* PCIe generation, 1..6 */
+	unsigned lanes;           /* link width, 1/2/4/8/16 */
+	enum bus_encoding enc;    /* bus.encoding */
+	uint32_t header;          /* wire bytes added to each payload, B */
+	int half;                 /* 1: one shared transmitter (half duplex) */
+	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
+	sim_time latency;         /* propagation added to each packet, ps */
+	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
+	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
+	cxl_credits cr[2];        /* credits held towards the peer on port p */
+	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
+	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
+	int last_dir;             /* direction of the last packet started, -1 none */
+	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
+	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
+	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
+	uint64_t *pkts[2];        /* stat pkts_d<d>: TLP transmissions (replays included) */
+	uint64_t *wire[2];        /* stat wire_bytes_d<d>: their bytes, B */
+	uint64_t *payload[2];     /* stat payload_bytes_d<d>: payload of first transmissions, B */
+	uint64_t *busy[2];        /* stat busy_ps_d<d>: wire d busy (TLPs, DLLPs, turnaround), ps */
+	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
+	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
+	/* data-link layer (bus_replay.c); rb_cap == 0: off, none of it is used */
+	uint32_t rb_cap;          /* bus.replay_buffer: TLPs held per direction */
+	sim_time replay_to;       /* replay timeout, ps */
+	sim_time ack_to;          /* ACK timer: least time between two timer ACKs, ps */
+	double err_rate;          /* bus.error_rate: probability a TLP arrives corrupted */
+	int refuse;               /* bus.refuse_on_full */
+	uint32_t dllp_size;       /* wire bytes of an ACK/NAK DLLP (0 in flit mode), B */
+	bus_dll dl[2];            /* per direction */
+	bus_rbent *rb_slots;      /* storage of both replay buffers: 2 x rb_cap */
+	uint64_t *rb_end;         /* stat replay_held_at_end (set by finish) */
+};
+
+/* tx_tid - the transmitter that serves wire direction @d. */
+static inline int bus__tid(const bus *b, int d)
+{
+	return b->half ? 0 : d;
+}
+
+/* bus_tx.c */
+void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
+void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
+int bus__pick_vc(const bus *b, int d);
+int bus__first_dir(const bus *b, int t);
+sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
+
+/* bus_replay.c */
+int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);
+int bus__replay_start(bus *b, int t);
+void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx);
+void bus__replay_event(sim_comp *c, bus *b, cxl_event *ev);
+uint64_t bus__replay_finish(sim_comp *c, bus *b);
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * models/switch/switch.c - the PBR switch: per-port input buffers per virtual
+ * channel, a switching latency, routing over the fabric's tables, and
+ * round-robin arbitration at every output.
+ *
+ * A packet arriving on port i (VC v) enters the switching pipeline and is
+ * ready `switch.latency` later; then it joins the FIFO of (i, v) with its
+ * output port chosen by `switch.routing`:
+ *   oblivious  fab_route_oblivious(): fixed per (source, destination)
+ *   adaptive   fab_route_adaptive(): the minimal port with the fewest ready
+ *              packets waiting for it (ties from the oblivious pick)
+ * An output forwards the head of an input FIFO that routes to it when it
+ * holds a credit of that VC towards its bus.  Each output keeps the FIFOs
+ * whose head routes to it in a list (intrusive: a FIFO's head targets one
+ * output at a time) and serves it round-robin: the first FIFO whose VC has
+ * a credit sends one packet and goes to the back if its next head routes
+ * here too, so no input starves and an output costs O(waiting FIFOs).  Heads block their FIFO (head-of-
+ * line blocking, as in real input-queued switches).  Forwarding takes no
+ * time here: the bus behind the output serialises (store-and-forward at
+ * the bus).  switch.forwarding = cut_through lets the bus in front of a
+ * switch deliver a packet once its header is over (see bus.c).
+ *
+ * Slices (switch.slices = S > 1, fabric.h): the switch is S components,
+ * each owning every S-th port plus one internal port per other slice.  A
+ * slice routes a packet when it arrives: bound for its own port it takes
+ * the pipeline as above; bound for another slice's port it queues at once
+ * for the internal link to that slice, whose latency (switch.latency) is
+ * its pipeline, and the egress slice forwards it like any ready packet
+ * (adaptive routing then picks among that slice's own minimal ports; at
+ * the ingress slice another slice's port counts with the load of the link
+ * to it, so congestion at another slice's output shows only once it backs
+ * up that link).  Idle latency is the same as a whole switch's; under load the
+ * internal links add a stage of buffering (switch.buffer per VC) and
+ * output arbitration sees a remote packet only once it has crossed.
+ *
+ * Flow control (cxl_proto.h): `switch.buffer` credits per port and VC; the
+ * credit of (i, v) goes back when its packet leaves.  Memory per switch:
+ * ports x VCs x buffer event pointers, allocated at init.
+ *
+ * Statistics: pkts (forwarded), queue_ps (sum of ready-to-departure times),
+ * max_occupancy (most packets held at once), and at the end held_at_end
+ * and credits_held for conservation checks; per output port p: p<p>_pkts,
+ * p<p>_queue_ps (time its packets waited, ready to departure) and
+ * p<p>_max_waiting (most ready packets waiting for it at once).
+ */
+#include "models/switch/switch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/xmalloc.h"
+#include "models/proto/cxl_proto.h"
+#include "models/proto/evring.h"
+#include "models/fabric/fabric.h"
+
+enum { SW_EV_READY = CXL_EV_MODEL };
+#define NONE UINT32_MAX
+
+typedef struct sw sw;
+struct sw {
+	const fabric *f;        /* routing tables */
+	uint32_t swi;           /* this switch's index in the tables */
+	uint32_t nports;        /* ports of this component */
+	uint32_t slices;        /* components the switch is split into (1: whole) */
+	uint32_t slice;         /* this component's slice */
+	uint32_t gports;        /* ports of the whole switch */
+	uint32_t next_ext;      /* external ports of this slice; internal ones follow */
+	uint32_t nq;            /* input FIFOs: nports x CXL_NVC */
+	uint32_t buf;           /* FIFO capacity = credits granted per port and VC */
+	sim_time latency;       /* switching latency, ps */
+	int adaptive;           /* 1: adaptive routing */
+	cxl_credits *cr;        /* [port] credits towards the bus on that port */
+	evring *in;             /* [port * CXL_NVC + vc] ready packets */
+	uint16_t *out;          /* [fifo * buf + slot] output port of that slot's packet */
+	uint32_t *load;         /* [port] ready packets routed to that output */
+	uint32_t *next;         /* [fifo] next FIFO in its output's list */
+	uint32_t *lhead;        /* [port] first FIFO whose head routes there, NONE */
+	uint32_t *ltail;        /* [port] last FIFO of that list */
+	uint32_t *llen;         /* [port] FIFOs in that list */
+	uint16_t *todo;         /* outputs to try (stack) */
+	uint8_t *queued;        /* [port] on the todo stack */
+	uint32_t ntodo;         /* todo entries */
+	uint32_t held;          /* packets in the switch (pipeline + FIFOs) */
+	cxl_event **slots;      /* storage of the FIFOs */
+	uint64_t *pkts, *queue_ps, *max_occ, *held_end, *credits_end;
+	uint64_t **port_pkts;   /* [port] stat p<p>_pkts */
+	uint64_t **port_queue;  /* [port] stat p<p>_queue_ps */
+	uint64_t **port_maxw;   /* [port] stat p<p>_max_waiting */
+};
+
+static const cfg_key sw_keys[] = {
+	{ "switch.latency", CFG_TIME, "20ns", "0ps", NULL, NULL,
+	  "switching latency from arrival to ready at the output (ESF Table III: 20 ns)" },
+	{ "switch.routing", CFG_ENUM, "oblivious", NULL, NULL, "oblivious|adaptive",
+	  "choice among minimal ports: fixed per flow, or the least-loaded output" },
+	{ "switch.buffer", CFG_INT, "32", "1", "4096", NULL,
+	  "input buffer per port and VC, packets (credits granted upstream)" },
+	{ "switch.slices", CFG_INT, "1", "1", "64", NULL,
+	  "components (LPs) a switch is split into, ports dealt round-robin, so one big switch "
+	  "can spread over ranks; slices pass packets over internal links of latency "
+	  "switch.latency (> 0), which then replaces the pipeline for those packets" },
+	{ "switch.forwarding", CFG_ENUM, "store_and_forward", NULL, NULL,
+	  "store_and_forward|cut_through",
+	  "cut_through: a packet is taken in once its header has crossed the bus (bus.c)" },
+};
+
+const cfg_schema cxl_switch_schema = {
+	"switch", sw_keys, sizeof(sw_keys) / sizeof(sw_keys[0]),
+};
+
+static void alloc_state(sw *s)
+{
+	s->cr = xcalloc(s->nports, sizeof(*s->cr));
+	s->in = xmalloc(s->nq * sizeof(*s->in));
+	s->slots = xmalloc((size_t)s->nq * s->buf * sizeof(*s->slots));
+	s->out = xmalloc((size_t)s->nq * s->buf * sizeof(*s->out));
+	s->load = xcalloc(s->nports, sizeof(*s->load));
+	s->next = xmalloc(s->nq * sizeof(*s->next));
+	s->lhead = xmalloc(s->nports * sizeof(*s->lhead));
+	s->ltail = xmalloc(s->nports * sizeof(*s->ltail));
+	s->llen = xcalloc(s->nports, sizeof(*s->llen));
+	for (uint32_t p = 0; p < s->nports; p++)
+		s->lhead[p] = NONE;
+	s->todo = xmalloc(s->nports * sizeof(*s->todo));
+	s->queued = xcalloc(s->nports, sizeof(*s->queued));
+	for (uint32_t q = 0; q < s->nq; q++)
+		evring_init(&s->in[q], s->buf, s->slots + (size_t)q * s->buf);
+	s->port_pkts = xmalloc(s->nports * sizeof(*s->port_pkts));
+	s->port_queue = xmalloc(s->nports * sizeof(*s->port_queue));
+	s->port_maxw = xmalloc(s->nports * sizeof(*s->port_maxw));
+}
+
+static void register_stats(sim_comp *c, sw *s)
+{
+	char name[32];
+
+	s->pkts = sim_stat_counter(c, "pkts");
+	s->queue_ps = sim_stat_counter(c, "queue_ps");
+	s->max_occ = sim_stat_counter(c, "max_occupancy");
+	s->held_end = sim_stat_counter(c, "held_at_end");
+	s->credits_end = sim_stat_counter(c, "credits_held");
+	for (uint32_t p = 0; p < s->nports; p++) {
+		snprintf(name, sizeof(name), "p%u_pkts", p);
+		s->port_pkts[p] = sim_stat_counter(c, name);
+		snprintf(name, sizeof(name), "p%u_queue_ps", p);
+		s->port_queue[p] = sim_stat_counter(c, name);
+		snprintf(name, sizeof(name), "p%u_max_waiting", p);
+		s->port_maxw[p] = sim_stat_counter(c, name);
+	}
+}
+
+static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	sw *s = state;
+
+	(void)err;
+	s->f = sim_system(c);
+	CXL_ASSERT(s->f);
+	s->swi = s->f->route.sw_of[fab_node_of(s->f, c->id)];
+	CXL_ASSERT(s->swi != UINT32_MAX);
+	s->nports = c->nports;
+	const fab_node *nd = &s->f->node[fab_node_of(s->f, c->id)];
+	s->slices = fab_slices(nd);
+	s->slice = c->id - nd->comp;
+	s->gports = nd->nports;
+	s->next_ext = fab_slice_ext(s->gports, s->slices, s->slice);
+	CXL_ASSERT(c->nports == s->next_ext + s->slices - 1);
+	s->nq = c->nports * CXL_NVC;
+	s->buf = (uint32_t)cfg_int(cf, "switch.buffer");
+	s->latency = cfg_time(cf, "switch.latency");
+	s->adaptive = cfg_enum(cf, "switch.routing") == 1;
+	alloc_state(s);
+	register_stats(c, s);
+	cxl_grant_all_ports(c, (uint16_t)s->buf);
+	return 0;
+}
+
+static void want(sw *s, uint32_t port)
+{
+	if (!s->queued[port]) {
+		s->queued[port] = 1;
+		s->todo[s->ntodo++] = (uint16_t)port;
+	}
+}
+
+/* Output of the packet at the head of FIFO @q. */
+static uint32_t head_out(const sw *s, uint32_t q)
+{
+	return s->out[(size_t)q * s->buf + s->in[q].head];
+}
+
+/* Append FIFO @q to output @o's list (its head now routes to @o). */
+static void list_append(sw *s, uint32_t o, uint32_t q)
+{
+	s->next[q] = NONE;
+	if (s->lhead[o] == NONE)
+		s->lhead[o] = q;
+	else
+		s->next[s->ltail[o]] = q;
+	s->ltail[o] = q;
+	s->llen[o]++;
+	want(s, o);
+}
+
+static uint32_t list_pop(sw *s, uint32_t o)
+{
+	uint32_t q = s->lhead[o];
+
+	s->lhead[o] = s->next[q];
+	s->llen[o]--;
+	return q;
+}
+
+/* The packet at the head of FIFO @q leaves through output @o. */
+static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
+{
+	cxl_event *ev = evring_pop(&s->in[q]);
+	uint8_t vc = (uint8_t)(q % CXL_NVC);
+
+	s->cr[o].n[vc]--;
+	s->load[o]--;
+	s->held--;
+	(*s->pkts)++;
+	(*s->port_pkts[o])++;
+	*s->queue_ps += sim_now(c) - ev->time;
+	*s->port_queue[o] += sim_now(c) - ev->time;
+	cxl_grant(c, (uint16_t)(q / CXL_NVC), vc, 1);
+	sim_send_port(c, ev, (uint16_t)o, 0);
+	if (s->in[q].n)
+		list_append(s, head_out(s, q), q);
+}
+
+/* Output @o serves its list round-robin while some FIFO's VC has a credit. */
+static void serve(sim_comp *c, sw *s, uint32_t o)
+{
+	uint32_t misses = 0;
+
+	while (s->llen[o] && misses < s->llen[o]) {
+		uint32_t q = list_pop(s, o);
+		if (s->cr[o].n[q % CXL_NVC]) {
+			forward(c, s, q, o);
+			misses = 0;
+		} else {
+			list_append(s, o, q);
+			misses++;
+		}
+	}
+	s->queued[o] = 0;
+}
+
+static void serve_wanted(sim_comp *c, sw *s)
+{
+	while (s->ntodo) {
+		uint16_t o = s->todo[--s->ntodo];
+		serve(c, s, o);
+	}
+}
+
+/* The local port of switch port @gp: its own, or the internal link to its slice. */
+static uint32_t local_port(const sw *s, uint32_t gp)
+{
+	uint32_t k = gp % s->slices;
+
+	return k == s->slice ? gp / s->slices : fab_slice_int(s->gports, s->slices, s->slice, k);
+}
+
+typedef struct load_view load_view;
+struct load_view {
+	const sw *s;    /* the slice */
+	int local_only; /* 1: ports of other slices are not eligible */
+};
+
+/* Adaptive routing's load of switch port @gp as a slice sees it. */
+static uint32_t slice_load(const void *ctx, uint32_t gp)
+{
+	const load_view *v = ctx;
+
+	if (v->local_only && gp % v->s->slices != v->s->slice)
+		return UINT32_MAX;
+	return v->s->load[local_port(v->s, gp)];
+}
+
+/*
+ * The output (local port) of the packet in @ev.  A whole switch chooses
+ * among all minimal ports.  A slice sees other slices' ports as its internal
+ * link to them (their load: what waits for that link); with @local_only (a
+ * packet that came over an internal link, or one already bound here) it
+ * chooses among its own ports only.
+ */
+static uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_only)
+{
+	const fab_route *r = &s->f->route;
+	const cxl_packet *p = &ev->pkt;
+	load_view v = { s, local_only };
+	int o = s->adaptive ?
+		(s->slices == 1 ? fab_route_adaptive(r, s->swi, p->pbr_src, p->pbr_dst, s->load)
+				: fab_route_adaptive_by(r, s->swi, p->pbr_src, p->pbr_dst,
+							slice_load, &v)) :
+		fab_route_oblivious(r, s->swi, p->pbr_src, p->pbr_dst);
+
+	if (o < 0)
+		CXL_PANIC("%s: no route to PBR id %u", c->name, p->pbr_dst);
+	if (s->slices == 1)
+		return (uint32_t)o;
+	if (local_only && (uint32_t)o % s->slices != s->slice)
+		CXL_PANIC("%s: packet for PBR id %u reached the wrong slice", c->name, p->pbr_dst);
+	return local_port(s, (uint32_t)o);
+}
+
+/* Queue the packet in @ev at its input FIFO, bound for output @o. */
+static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
+{
+	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + ev->pkt.mclass;
+	evring *in = &s->in[q];
+
+	s->out[(size_t)q * s->buf + (in->head + in->n) % in->cap] = (uint16_t)o;
+	sim_event_keep(c, ev);
+	evring_push(in, ev);
+	if (++s->load[o] > *s->port_maxw[o])
+		*s->port_maxw[o] = s->load[o];
+	if (in->n == 1)
+		list_append(s, o, q);
+}
+
+/*
+ * A packet arrives on port @ev->dst_port.  A whole switch routes it once it
+ * leaves the pipeline (switch.latency).  A slice routes it at once: bound
+ * for one of its own ports it takes the pipeline; bound for another slice
+ * it queues for the internal link now, and the link's latency
+ * (switch.latency) is its pipeline; arriving over an internal link it is
+ * ready.  The idle latency through a switch is the same either way.
+ */
+static void arrive(sim_comp *c, sw *s, cxl_event *ev)
+{
+	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
+	if (++s->held > *s->max_occ)
+		*s->max_occ = s->held;
+	if (s->slices > 1) {
+		int internal = ev->dst_port >= s->next_ext;
+		uint32_t o = route(c, s, ev, internal);
+		if (internal || o >= s->next_ext) {
+			enqueue(c, s, ev, o);
+			return;
+		}
+	}
+	ev->kind = SW_EV_READY;
+	sim_send_self(c, ev, s->latency);
+}
+
+static void sw_event(sim_comp *c, void *state, cxl_event *ev)
+{
+	sw *s = state;
+
+	switch (ev->kind) {
+	case CXL_EV_PKT:
+		arrive(c, s, ev);
+		break;
+	case SW_EV_READY:
+		ev->kind = CXL_EV_PKT;
+		enqueue(c, s, ev, route(c, s, ev, 1));
+		break;
+	case CXL_EV_CREDIT:
+		cxl_credit_apply(&s->cr[ev->dst_port], ev);
+		want(s, ev->dst_port);
+		break;
+	default:
+		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
+	}
+	serve_wanted(c, s);
+}
+
+static void sw_finish(sim_comp *c, void *state)
+{
+	sw *s = state;
+
+	*s->held_end = s->held;
+	for (uint32_t q = 0; q < s->nq; q++)
+		evring_free_all(c, &s->in[q]);
+	for (uint32_t p = 0; p < s->nports; p++)
+		*s->credits_end += cxl_credits_total(&s->cr[p]);
+	free(s->cr);
+	free(s->in);
+	free(s->slots);
+	free(s->out);
+	free(s->load);
+	free(s->next);
+	free(s->lhead);
+	free(s->ltail);
+	free(s->llen);
+	free(s->port_pkts);
+	free(s->port_queue);
+	free(s->port_maxw);
+	free(s->todo);
+	free(s->queued);
+}
+
+const model_ops cxl_switch_ops = {
+	.name = "switch",
+	.cfg_groups = "switch",
+	.state_size = sizeof(sw),
+	.init = sw_init,
+	.event = sw_event,
+	.finish = sw_finish,
+};
