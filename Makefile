@@ -7,6 +7,7 @@
 #   make bench      benchmarks (medians over runs) and their report; see test/bench/
 #   make figures    run the studies and draw the papers' figures (analysis/figures)
 #   make check-headers     compile every header alone
+#   test/check-includes    the include rules (private headers, MPI); part of make test
 #   make fuzz       libFuzzer on the .cxt reader for FUZZ_TIME seconds (default 600; clang)
 #   make clean
 #
@@ -115,6 +116,7 @@ _run: _build
 	$(Q)sed -n '/"summary"/,/^  }/p' out/spine_leaf/stats.json
 
 _test: $(CXLFAB) $(CXLFAB_TRACE) $(UNIT)
+	$(Q)test/check-includes
 	$(Q)echo "=== unit tests ($(VARIANT)) ==="
 	$(Q)$(UNIT)
 	$(Q)echo "=== integration tests ($(VARIANT)) ==="
@@ -176,14 +178,14 @@ check-headers: deps
 	  printf '#include "%s"\n' $$h | $(CC) $(CFLAGS) -x c -fsyntax-only - || exit 1; \
 	done; echo "all $(words $(HEADERS)) headers compile alone"
 
-# libFuzzer on the .cxt reader (test/fuzz/trc_fuzz.c): clang, ASan + UBSan, the
+# libFuzzer on the .cxt reader (test/traces/fuzz/trc_fuzz.c): clang, ASan + UBSan, the
 # trace library and the core files it needs compiled straight from source.  The
 # corpus grows in build/fuzz/corpus, seeded from traces/samples and the
 # regression inputs in test/traces/corpus; crashes land in build/fuzz/ (copy
 # them to test/traces/corpus/, where the unit tests replay them).
 FUZZ_TIME ?= 600
 FUZZ_CC ?= clang
-FUZZ_SRC := test/fuzz/trc_fuzz.c $(filter-out traces/trc_main.c,$(wildcard traces/*.c)) \
+FUZZ_SRC := test/traces/fuzz/trc_fuzz.c $(filter-out traces/trc_main.c,$(wildcard traces/*.c)) \
 	core/err.c core/xmalloc.c core/stime.c
 fuzz:
 	@mkdir -p build/fuzz/corpus

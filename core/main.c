@@ -49,23 +49,6 @@ static double wall(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Append @sys's schemas to @s (room for them ensured by the caller). */
-static size_t add_schemas(const cfg_schema **s, size_t n, const sys_builder *sys)
-{
-	for (const cfg_schema *const *p = sys->schemas; *p; p++)
-		s[n++] = *p;
-	return n;
-}
-
-static size_t count_schemas(const sys_builder *sys)
-{
-	size_t n = 0;
-
-	for (const cfg_schema *const *p = sys->schemas; *p; p++)
-		n++;
-	return n;
-}
-
 /* The engine's schema and those of @only (NULL: of every system). */
 static const cfg_schema **schemas_of(const sys_builder *only, size_t *n)
 {
@@ -74,13 +57,13 @@ static const cfg_schema **schemas_of(const sys_builder *only, size_t *n)
 	size_t cap = 1;
 
 	for (int i = 0; i < nb; i++)
-		cap += (!only || b[i] == only) ? count_schemas(b[i]) : 0;
+		cap += (!only || b[i] == only) ? b[i]->schemas(NULL, 0) : 0;
 	const cfg_schema **s = xmalloc(cap * sizeof(*s));
 	s[0] = &sim_schema;
 	*n = 1;
 	for (int i = 0; i < nb; i++)
 		if (!only || b[i] == only)
-			*n = add_schemas(s, *n, b[i]);
+			*n += b[i]->schemas(s + *n, cap - *n);
 	return s;
 }
 

@@ -1,6 +1,7 @@
 /*
  * core/sim_int.h - the engine's struct body, shared by sim.c (components,
- * sends, dispatch) and sync.c (the window loop).  Not for models.
+ * sends, dispatch), sync.c (the window loop) and sim_report.c (progress,
+ * collection at the end).  Not for models.
  */
 #ifndef CXL_CORE_SIM_INT_H
 #define CXL_CORE_SIM_INT_H

@@ -198,11 +198,18 @@ static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_
 	json_dbl(w, draws ? (double)dsum / (double)draws / 1e3 : 0.0);
 }
 
+static size_t schemas(const cfg_schema **out, size_t cap)
+{
+	if (cap)
+		out[0] = &phold_schema;
+	return 1;
+}
+
 const sys_builder sys_phold = {
 	.name = "phold",
 	.group = "phold",
 	.doc = "the PHOLD benchmark: N LPs exchanging events at random (engine speed)",
-	.schemas = (const cfg_schema *const[]){ &phold_schema, NULL },
+	.schemas = schemas,
 	.build = build,
 	.summary = summary,
 };

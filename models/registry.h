@@ -29,6 +29,7 @@
 #include "core/json.h"
 #include "core/stats.h"
 
+typedef size_t sys_schemas_fn(const cfg_schema **out, size_t cap);
 typedef int sys_build_fn(const cfg *cf, sim_graph *g, void **sys, cxl_err *err);
 typedef void sys_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
 			    json_w *w);
@@ -41,7 +42,8 @@ struct sys_builder {
 	const char *name;          /* "phold" */
 	const char *group;         /* top-level config group that selects it */
 	const char *doc;           /* one line for --help */
-	const cfg_schema *const *schemas; /* its keys: schemas, NULL-terminated */
+	sys_schemas_fn *schemas;   /* its keys: writes up to cap schemas to out, returns
+				      how many it has (call with cap 0 to count) */
 	sys_build_fn *build;       /* config -> graph, and the system's own description */
 	sys_summary_fn *summary;   /* table -> summary keys (inside the object) */
 	sys_describe_fn *describe; /* optional: --check details of the description */

@@ -22,7 +22,7 @@
  * for a damaged block); I/O failures are CXL_EIO.  Records returned before
  * an error are good: a block is decoded and checked whole before any of its
  * records is handed out.  No input makes the reader crash, loop or allocate
- * beyond its bound (fuzzed: test/fuzz/trc_fuzz.c).
+ * beyond its bound (fuzzed: test/traces/fuzz/trc_fuzz.c).
  *
  * Threads: a reader or writer is used by one thread at a time; separate
  * readers are independent (a rank opens only the traces of its own hosts).

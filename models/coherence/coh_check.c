@@ -6,63 +6,58 @@
 #include "models/coherence/coh_check.h"
 
 #include "models/coherence/dcoh.h"
-#include "models/memory/mem.h"
-#include "models/host/req.h"
-#include "models/host/req_int.h"
 #include "models/coherence/sf.h"
+#include "models/fabric/fab_view.h"
+#include "models/host/req.h"
+#include "models/memory/mem.h"
 
-/* The filter of the device that holds @line for requester @r (NULL: HDM-H). */
-static sf *home_filter(const sim_comp *c, const req *r, uint64_t line, uint32_t *dev)
+typedef struct walk walk;
+struct walk {
+	sim_comp *c;   /* the component running the check */
+	uint32_t id;   /* the requester whose cache is walked */
+	uint16_t pbr;  /* its PBR id (its name in snoop filters) */
+};
+
+/* One cached line of requester w->id, homed by component @dev. */
+static void check_line(void *ctx, uint64_t line, int dirty, uint32_t dev)
 {
-	const fabric *f = r->f;
-
-	*dev = f->node[f->pbr_node[req__home(r, line)]].comp;
-	const void *st = sim_state_of(c, *dev);
-	CXL_ASSERT(st);
+	const walk *w = ctx;
+	sim_comp *c = w->c;
+	const void *st = sim_state_of(c, dev);
+	CXL_ASSERT(st && sim_ops_of(c, dev) == &cxl_memory_ops);
 	dcoh *d = mem_dcoh(st);
-	return d ? dcoh_sf(d) : NULL;
-}
+	sf *s = d ? dcoh_sf(d) : NULL;
 
-static void check_cache(sim_comp *c, uint32_t id, const req *r)
-{
-	const hcache *h = &r->cache;
-
-	for (uint64_t i = 0; i < (uint64_t)h->nsets * h->assoc; i++) {
-		if (h->state[i] == HCACHE_INVALID)
-			continue;
-		uint64_t line = h->tag[i];
-		uint32_t dev;
-		sf *s = home_filter(c, r, line, &dev);
-		if (!s)
-			continue;
-		uint32_t e = sf_find(s, line);
-		const sf_entry *en = e == SF_NONE ? NULL : sf_entry_at(s, e);
-		int owner = 0;
-		for (uint32_t k = 0; en && k < en->nowners; k++)
-			owner |= en->owner[k] == r->pbr;
-		if (!owner)
-			CXL_PANIC("coherence: %s caches line %#llx but %s's snoop filter does not "
-				  "list it as an owner (at %llu ps)", sim_name_of(c, id),
-				  (unsigned long long)line * CXL_LINE, sim_name_of(c, dev),
-				  (unsigned long long)sim_now(c));
-		if (h->state[i] == HCACHE_DIRTY && (!en->excl || en->nowners != 1))
-			CXL_PANIC("coherence: %s holds line %#llx dirty but %s's filter lists "
-				  "%u owner(s), %s (at %llu ps)", sim_name_of(c, id),
-				  (unsigned long long)line * CXL_LINE, sim_name_of(c, dev), en->nowners,
-				  en->excl ? "exclusive" : "shared", (unsigned long long)sim_now(c));
-	}
+	if (!s)
+		return; /* HDM-H: nothing tracks it */
+	uint32_t e = sf_find(s, line);
+	const sf_entry *en = e == SF_NONE ? NULL : sf_entry_at(s, e);
+	int owner = 0;
+	for (uint32_t k = 0; en && k < en->nowners; k++)
+		owner |= en->owner[k] == w->pbr;
+	if (!owner)
+		CXL_PANIC("coherence: %s caches line %#llx but %s's snoop filter does not "
+			  "list it as an owner (at %llu ps)", sim_name_of(c, w->id),
+			  (unsigned long long)line * CXL_LINE, sim_name_of(c, dev),
+			  (unsigned long long)sim_now(c));
+	if (dirty && (!en->excl || en->nowners != 1))
+		CXL_PANIC("coherence: %s holds line %#llx dirty but %s's filter lists "
+			  "%u owner(s), %s (at %llu ps)", sim_name_of(c, w->id),
+			  (unsigned long long)line * CXL_LINE, sim_name_of(c, dev), en->nowners,
+			  en->excl ? "exclusive" : "shared", (unsigned long long)sim_now(c));
 }
 
 void coh_check_now(sim_comp *c)
 {
+	const fab_view *v = fab_view_of(c);
+
 	for (uint32_t id = 0; id < sim_ncomp(c); id++) {
-		const model_ops *o = sim_ops_of(c, id);
-		if (o != &cxl_host_ops && o != &cxl_accel_ops)
+		if (!req_runs(sim_ops_of(c, id)))
 			continue;
-		const req *r = sim_state_of(c, id);
-		CXL_ASSERT(r);
-		if (r->cached)
-			check_cache(c, id, r);
+		const void *st = sim_state_of(c, id);
+		CXL_ASSERT(st);
+		walk w = { c, id, fab_view_pbr(v, id) };
+		req_each_cached(st, check_line, &w);
 	}
 }
 

@@ -10,7 +10,7 @@
  * the regular kinds in practice (chain 1, ring 2, spine-leaf L/2 x S).
  * Deterministic: METIS runs with a fixed seed.
  */
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_int.h"
 
 #include <inttypes.h>
 #include <metis.h>
@@ -125,7 +125,7 @@ static void describe_radix(const fabric *f, FILE *out)
 
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		const fab_node *nd = &f->node[n];
-		if (nd->kind != FAB_SWITCH)
+		if (!fab_has(nd, FAB_ROLE_SWITCH))
 			continue;
 		uint32_t e = 0;
 		for (uint32_t p = 0; p < nd->nports; p++)
@@ -135,7 +135,7 @@ static void describe_radix(const fabric *f, FILE *out)
 		edge_hi = e > edge_hi ? e : edge_hi;
 		nedge_sw += e > 0;
 	}
-	if (!f->count[FAB_SWITCH]) {
+	if (!f->route.nsw) {
 		fprintf(out, "  switch radix: no switches\n");
 		return;
 	}
@@ -150,9 +150,11 @@ void fab_describe(const fabric *f, FILE *out)
 
 	fprintf(out, "fabric: %s, link latency %s\n", f->kind_name,
 		stime_format(f->link_latency, lat));
-	fprintf(out, "  switches %u, hosts %u, accelerators %u, memories %u, buses %u\n",
-		f->count[FAB_SWITCH], f->count[FAB_HOST], f->count[FAB_ACCEL],
-		f->count[FAB_MEMORY], f->count[FAB_BUS]);
+	fprintf(out, " ");
+	for (uint32_t k = 0; k < fab_nkinds; k++) /* built-in kinds always, others if present */
+		if (k < FAB_NBUILTIN || f->count[k])
+			fprintf(out, "%s %s %u", k ? "," : "", fab_kinds[k].plural, f->count[k]);
+	fprintf(out, "\n");
 	fprintf(out, "  edge ports %u (PBR ids 0..%u of 4096)\n", f->npbr,
 		f->npbr ? f->npbr - 1 : 0);
 	describe_radix(f, out);
@@ -176,23 +178,18 @@ void fab_describe(const fabric *f, FILE *out)
 
 void fab_write_dot(const fabric *f, FILE *out)
 {
-	static const char *const colour[FAB_NKIND] = {
-		[FAB_HOST] = "lightblue", [FAB_ACCEL] = "plum", [FAB_MEMORY] = "palegreen",
-		[FAB_SWITCH] = "lightgray",
-	};
-
 	fprintf(out, "// cxlfab fabric \"%s\": %u nodes, %u buses (drawn as edges)\n",
 		f->kind_name, f->nnode, f->nconn);
 	fprintf(out, "graph fabric {\n  graph [overlap=false, splines=true];\n"
 		"  node [style=filled, fontsize=10];\n");
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		const fab_node *nd = &f->node[n];
-		if (nd->kind == FAB_SWITCH)
-			fprintf(out, "  \"%s\" [shape=box, fillcolor=%s];\n", nd->name,
-				colour[nd->kind]);
+		const char *colour = fab_kinds[nd->kind].colour;
+		if (!fab_is_endpoint(nd))
+			fprintf(out, "  \"%s\" [shape=box, fillcolor=%s];\n", nd->name, colour);
 		else
 			fprintf(out, "  \"%s\" [shape=ellipse, fillcolor=%s, label=\"%s\\npbr %u\"];\n",
-				nd->name, colour[nd->kind], nd->name, nd->pbr);
+				nd->name, colour, nd->name, nd->pbr);
 	}
 	for (uint32_t c = 0; c < f->nconn; c++)
 		fprintf(out, "  \"%s\" -- \"%s\";\n", f->node[f->conn[c].a].name,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/xmalloc.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_int.h"
 
 #define UNREACHED UINT16_MAX
 
@@ -58,7 +58,7 @@ static void index_switches(builder *b)
 	b->edge = xmalloc((f->nnode ? f->nnode : 1) * sizeof(*b->edge));
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		r->sw_of[n] = UINT32_MAX;
-		if (f->node[n].kind != FAB_SWITCH)
+		if (!fab_has(&f->node[n], FAB_ROLE_SWITCH))
 			continue;
 		r->sw_node[r->nsw] = n;
 		if (has_endpoint(f, n))

@@ -27,7 +27,7 @@
  *   sf_conflicts                one): BISnps sent, BIRsps received, victim
  *                               blocks evicted, requests that snooped owners
  */
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +52,14 @@ struct totals {
 };
 
 static void latency(json_w *w, const stats_hist *h);
+
+/* The roles of component @id's kind (by its model; 0 for a model of no kind). */
+static unsigned roles_of(const sim_graph *g, uint32_t id)
+{
+	uint32_t k = fab_kind_of_ops(g->comp[id].ops);
+
+	return k == UINT32_MAX ? 0 : fab_kinds[k].roles;
+}
 
 static uint64_t counter(const stats_comp *c, const char *name)
 {
@@ -224,18 +232,18 @@ void fab_write_summary(const sim_graph *g, const stats_set *table, int half_dupl
 		stats_hist_init(&t.hops[k]);
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
-		const char *type = g->comp[c->id].ops->name;
-		if (!strcmp(type, "host") || !strcmp(type, "accel")) {
+		unsigned roles = roles_of(g, c->id);
+		if (roles & FAB_ROLE_REQUESTER) {
 			add_requester(&t, c);
 			t.hits += counter(c, "hits");
 			t.misses += counter(c, "misses");
 			t.writebacks += counter(c, "writebacks");
-		} else if (!strcmp(type, "memory")) {
+		} else if (roles & FAB_ROLE_TARGET) {
 			add_memory(&t, c);
 		}
 	}
-	for (size_t i = 0; i < table->n; i++)
-		if (!strcmp(g->comp[table->c[i].id].ops->name, "bus"))
+	for (size_t i = 0; i < table->n; i++) /* buses after: their span ends at t_last */
+		if (roles_of(g, table->c[i].id) & FAB_ROLE_BUS)
 			add_bus(&t, &table->c[i], t.t_last, half_duplex);
 	stats_hist_merge(&t.all, &t.rd);
 	stats_hist_merge(&t.all, &t.wr);

@@ -7,23 +7,20 @@
  * the chosen kind (topology.k with a chain) is an error at its line, so a
  * typo in a study's parameter cannot silently leave it at its default.
  *
- * Components run the CXL.mem data-path models: req.c (hosts, accelerators),
- * bus.c, switch.c, mem.c; each reads its own group of keys, collected in
- * fab_schemas.  The summary is fab_summary.c's.
+ * Components run the models of the kind table (fab_kind.h, models/kinds.c);
+ * the keys of the system are the fabric's own and every kind's schemas.
+ * The summary is fab_summary.c's.
  */
 #include "models/fabric/fab_topo.h"
+
+#include "models/fabric/fab_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sim.h"
 #include "core/xmalloc.h"
-#include "models/link/bus.h"
-#include "models/coherence/dcoh.h"
-#include "models/memory/mem.h"
 #include "models/registry.h"
-#include "models/host/req.h"
-#include "models/switch/switch.h"
 
 static const cfg_key fab_keys[] = {
 	{ "topology.kind", CFG_ENUM, NULL, NULL, NULL, FAB_TOPO_CHOICES,
@@ -56,6 +53,9 @@ static const cfg_key fab_keys[] = {
 	  "custom: names of the memory devices" },
 	{ "topology.custom.switches", CFG_LIST, "", NULL, NULL, NULL,
 	  "custom: names of the switches" },
+	{ "topology.custom.nodes", CFG_LIST, "", NULL, NULL, NULL,
+	  "custom: further nodes of any kind, each \"NAME KIND\" (KIND: switch, host, accel, "
+	  "memory, or a kind a model adds; models/README.md)" },
 	{ "topology.custom.links", CFG_LIST, "", NULL, NULL, NULL,
 	  "custom: physical connections, each \"A B\" (two listed names; a host or accelerator "
 	  "has one, a memory several only as a multi-headed device wired to requesters)" },
@@ -73,20 +73,29 @@ static const cfg_schema fab_schema = {
 	"fabric", fab_keys, sizeof(fab_keys) / sizeof(fab_keys[0]),
 };
 
-/* The fabric's keys: its own, then each data-path model's. */
-static const cfg_schema *const fab_schemas[] = {
-	&fab_schema, &cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, &cxl_bus_schema,
-	&cxl_switch_schema, &cxl_memory_schema, &cxl_dcoh_schema, NULL,
-};
+/*
+ * The fabric's keys: its own, then the schemas of every kind in table
+ * order, each once.  Writes up to @cap of them to @out; returns the count.
+ */
+static size_t schemas(const cfg_schema **out, size_t cap)
+{
+	const cfg_schema *all[64];
+	size_t n = 0;
 
-/* The data-path model of each kind of fabric component. */
-static const model_ops *const fab_ops[FAB_NKIND] = {
-	[FAB_HOST] = &cxl_host_ops,
-	[FAB_ACCEL] = &cxl_accel_ops,
-	[FAB_MEMORY] = &cxl_memory_ops,
-	[FAB_SWITCH] = &cxl_switch_ops,
-	[FAB_BUS] = &cxl_bus_ops,
-};
+	all[n++] = &fab_schema;
+	for (uint32_t k = 0; k < fab_nkinds; k++)
+		for (const cfg_schema *const *p = fab_kinds[k].schemas; p && *p; p++) {
+			size_t j = 0;
+			while (j < n && all[j] != *p)
+				j++;
+			CXL_ASSERT(j < 64);
+			if (j == n)
+				all[n++] = *p;
+		}
+	for (size_t i = 0; i < n && i < cap; i++)
+		out[i] = all[i];
+	return n;
+}
 
 /* Topology keys each kind reads (besides topology.kind). */
 static const char *const kind_keys[] = {
@@ -96,7 +105,8 @@ static const char *const kind_keys[] = {
 	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf iso_bisection",
 	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories iso_bisection",
 	[FAB_FAT_TREE] = "k hosts accelerators memories iso_bisection",
-	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.links iso_bisection",
+	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.nodes "
+		       "custom.links iso_bisection",
 };
 
 static int word_in(const char *word, const char *list)
@@ -142,7 +152,7 @@ static const char *field_key(enum fab_topo_field f)
 typedef struct named named;
 struct named {
 	const char *name;   /* as listed */
-	enum fab_kind kind; /* its kind */
+	uint32_t kind;      /* its kind (row of fab_kinds[]) */
 	const char *key;    /* the list it is in */
 	uint32_t node;      /* fabric node, UINT32_MAX until linked */
 };
@@ -152,40 +162,84 @@ static int named_cmp(const void *a, const void *b)
 	return strcmp(((const named *)a)->name, ((const named *)b)->name);
 }
 
-/* Every listed name with its kind, sorted by name; duplicates are an error. */
-static int custom_names(const cfg *cf, named **out, size_t *n, cxl_err *err)
-{
-	static const struct { const char *key; enum fab_kind kind; } lists[] = {
-		{ "topology.custom.hosts", FAB_HOST },
-		{ "topology.custom.accelerators", FAB_ACCEL },
-		{ "topology.custom.memories", FAB_MEMORY },
-		{ "topology.custom.switches", FAB_SWITCH },
-	};
-	size_t total = 0, k = 0;
+static const struct { const char *key; uint32_t kind; } custom_lists[] = {
+	{ "topology.custom.hosts", FAB_HOST },
+	{ "topology.custom.accelerators", FAB_ACCEL },
+	{ "topology.custom.memories", FAB_MEMORY },
+	{ "topology.custom.switches", FAB_SWITCH },
+};
+#define NLISTS (sizeof(custom_lists) / sizeof(custom_lists[0]))
 
-	for (size_t i = 0; i < 4; i++) {
+/*
+ * The entries of topology.custom.nodes ("NAME KIND") appended to @v at *@k;
+ * their names are copied into @names (one per entry, freed by the caller).
+ */
+static int custom_nodes(const cfg *cf, named *v, size_t *k, char **names, cxl_err *err)
+{
+	const char *key = "topology.custom.nodes";
+	size_t m;
+	const char *const *l = cfg_list(cf, key, &m);
+	char name[128], kind[64], extra[2], known[256];
+
+	for (size_t j = 0; j < m; j++) {
+		if (sscanf(l[j], "%127s %63s %1s", name, kind, extra) != 2)
+			return cfg_error_at(cf, key, err, "[%zu] \"%s\": expected \"NAME KIND\"", j,
+					    l[j]);
+		uint32_t kd = fab_kind_find(kind);
+		if (kd == UINT32_MAX) {
+			fab_kind_names(known, sizeof(known));
+			return cfg_error_at(cf, key, err, "[%zu] \"%s\": no kind \"%s\" (kinds: %s)",
+					    j, l[j], kind, known);
+		}
+		names[j] = xstrdup(name);
+		v[(*k)++] = (named){ names[j], kd, key, UINT32_MAX };
+	}
+	return 0;
+}
+
+/*
+ * Every listed name with its kind, sorted by name; duplicates are an error.
+ * *@names receives the copies of topology.custom.nodes' names (free each,
+ * then the array: custom_free()).
+ */
+static int custom_names(const cfg *cf, named **out, size_t *n, char ***names, cxl_err *err)
+{
+	size_t total = 0, k = 0, nn;
+	int rc;
+
+	cfg_list(cf, "topology.custom.nodes", &nn);
+	for (size_t i = 0; i < NLISTS; i++) {
 		size_t m;
-		cfg_list(cf, lists[i].key, &m);
+		cfg_list(cf, custom_lists[i].key, &m);
 		total += m;
 	}
+	total += nn;
 	named *v = xmalloc((total ? total : 1) * sizeof(*v));
-	for (size_t i = 0; i < 4; i++) {
+	*names = xcalloc(nn + 1, sizeof(**names));
+	for (size_t i = 0; i < NLISTS; i++) {
 		size_t m;
-		const char *const *l = cfg_list(cf, lists[i].key, &m);
+		const char *const *l = cfg_list(cf, custom_lists[i].key, &m);
 		for (size_t j = 0; j < m; j++)
-			v[k++] = (named){ l[j], lists[i].kind, lists[i].key, UINT32_MAX };
+			v[k++] = (named){ l[j], custom_lists[i].kind, custom_lists[i].key, UINT32_MAX };
 	}
-	qsort(v, total, sizeof(*v), named_cmp);
-	for (size_t i = 1; i < total; i++)
-		if (!strcmp(v[i].name, v[i - 1].name)) {
-			int rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is listed twice (in %s and %s)",
-					      v[i].name, v[i - 1].key, v[i].key);
-			free(v);
-			return rc;
-		}
+	rc = custom_nodes(cf, v, &k, *names, err);
+	qsort(v, k, sizeof(*v), named_cmp);
+	for (size_t i = 1; !rc && i < k; i++)
+		if (!strcmp(v[i].name, v[i - 1].name))
+			rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is listed twice (in %s and %s)",
+					  v[i].name, v[i - 1].key, v[i].key);
 	*out = v;
-	*n = total;
-	return 0;
+	*n = k;
+	return rc;
+}
+
+/* What custom_names() allocated. */
+static void custom_free(named *v, char **names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+	free(v);
 }
 
 /* The node called @tok, created on first use; NULL if not listed. */
@@ -212,7 +266,8 @@ static int custom_link(const cfg *cf, fabric *f, named *v, size_t n, size_t i,
 	named *na = custom_node(f, v, n, a), *nb = na ? custom_node(f, v, n, b) : NULL;
 	if (!na || !nb)
 		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s is in no topology.custom list "
-				    "(hosts, accelerators, memories, switches)", i, text, na ? b : a);
+				    "(hosts, accelerators, memories, switches, nodes)", i, text,
+				    na ? b : a);
 	if (fab_connect(f, na->node, nb->node, &e))
 		return cfg_error_at(cf, key, err, "[%zu] \"%s\": %s", i, text, e.msg);
 	return 0;
@@ -223,12 +278,11 @@ static int gen_custom(const cfg *cf, fabric *f, cxl_err *err)
 {
 	size_t n = 0, nl;
 	named *v = NULL;
+	char **names = NULL;
 	const char *const *links = cfg_list(cf, "topology.custom.links", &nl);
-	int rc = custom_names(cf, &v, &n, err);
+	int rc = custom_names(cf, &v, &n, &names, err);
 
-	if (rc)
-		return rc;
-	if (n > FAB_MAX_PBR + 65536u)
+	if (!rc && n > FAB_MAX_PBR + 65536u)
 		rc = cfg_error_at(cf, "topology.custom.switches", err, "%zu nodes is too many", n);
 	for (size_t i = 0; !rc && i < nl; i++)
 		rc = custom_link(cf, f, v, n, i, links[i], err);
@@ -236,7 +290,7 @@ static int gen_custom(const cfg *cf, fabric *f, cxl_err *err)
 		if (v[i].node == UINT32_MAX)
 			rc = cfg_error_at(cf, v[i].key, err, "\"%s\" is in no topology.custom.links "
 					  "entry (connected to nothing)", v[i].name);
-	free(v);
+	custom_free(v, names);
 	return rc;
 }
 
@@ -270,7 +324,7 @@ static int generate(const cfg *cf, fabric *f, cxl_err *err)
 /* link.latency of the bus named @bus: its overrides (link group) applied. */
 static sim_time bus_link_latency(const void *cf, const char *bus)
 {
-	return cfg_time(cfg_for(cf, bus, cxl_bus_ops.cfg_groups), "link.latency");
+	return cfg_time(cfg_for(cf, bus, fab_kinds[FAB_BUS].ops->cfg_groups), "link.latency");
 }
 
 /*
@@ -281,9 +335,9 @@ static int set_slices(const cfg *cf, fabric *f, cxl_err *err)
 {
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		fab_node *nd = &f->node[n];
-		if (nd->kind != FAB_SWITCH)
+		if (!fab_has(nd, FAB_ROLE_SWITCH))
 			continue;
-		const cfg *v = cfg_for(cf, nd->name, cxl_switch_ops.cfg_groups);
+		const cfg *v = cfg_for(cf, nd->name, fab_kinds[nd->kind].ops->cfg_groups);
 		uint32_t S = (uint32_t)cfg_int(v, "switch.slices");
 		if (S > 1 && S > nd->nports)
 			return cfg_error_at(v, "switch.slices", err, "%u slices for %s, which has "
@@ -313,7 +367,7 @@ static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 		rc = generate(cf, f, err);
 	if (!rc)
 		rc = set_slices(cf, f, err);
-	if (!rc && fab_finish(f, fab_ops, g, &e))
+	if (!rc && fab_finish(f, g, &e))
 		rc = cfg_error_at(cf, "topology.kind", err, "%s", e.msg);
 	if (rc) {
 		fab_free(f);
@@ -361,7 +415,7 @@ const sys_builder sys_fabric = {
 	.name = "fabric",
 	.group = "topology",
 	.doc = "a CXL/PCIe fabric: hosts, switches, buses and memory devices",
-	.schemas = fab_schemas,
+	.schemas = schemas,
 	.build = build,
 	.summary = summary,
 	.describe = describe,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "core/xmalloc.h"
+#include "models/fabric/fab_int.h"
 
 #define FC_MAX 256 /* fully_connected: N(N-1)/2 links; beyond this, use spine_leaf */
 
@@ -19,7 +20,7 @@ struct counters {
 	uint32_t host, accel, mem; /* endpoints named so far, per kind */
 };
 
-static uint32_t add_named(fabric *f, enum fab_kind kind, const char *prefix, uint32_t i)
+static uint32_t add_named(fabric *f, uint32_t kind, const char *prefix, uint32_t i)
 {
 	char name[64];
 
@@ -39,14 +40,12 @@ static uint32_t add_sw2(fabric *f, const char *prefix, uint32_t a, uint32_t b)
 static void add_endpoints(fabric *f, uint32_t sw, uint32_t hosts, uint32_t accels,
 			  uint32_t mems, counters *c)
 {
-	static const struct { enum fab_kind kind; const char *prefix; } kinds[3] = {
-		{ FAB_HOST, "host" }, { FAB_ACCEL, "accel" }, { FAB_MEMORY, "mem" },
-	};
+	static const uint32_t kinds[3] = { FAB_HOST, FAB_ACCEL, FAB_MEMORY };
 	uint32_t want[3] = { hosts, accels, mems }, *next[3] = { &c->host, &c->accel, &c->mem };
 
 	for (int k = 0; k < 3; k++)
 		for (uint32_t i = 0; i < want[k]; i++) {
-			uint32_t e = add_named(f, kinds[k].kind, kinds[k].prefix, (*next[k])++);
+			uint32_t e = add_named(f, kinds[k], fab_kinds[kinds[k]].prefix, (*next[k])++);
 			CXL_ASSERT(fab_connect(f, sw, e, NULL) == 0);
 		}
 }

@@ -1,6 +1,6 @@
 /*
  * models/fabric/fab_topo.h - topology generators: a few size parameters -> the
- * switches, endpoints and connections of a fabric (fabric.h).
+ * switches, endpoints and connections of a fabric (fab_int.h).
  *
  * Kinds (the five of ESF Fig. 9, plus fat_tree; `custom` lives in
  * fab_sys.c since it reads explicit lists):
@@ -23,7 +23,8 @@
  *
  * Names: switches "sw<i>" (tree levels above the leaves "tree<level>.<i>"),
  * "leaf<i>"/"spine<j>", "edge<pod>.<i>"/"agg<pod>.<i>"/"core<j>"; endpoints
- * "host<i>", "accel<i>", "mem<i>" numbered per kind.  Nodes are created
+ * "host<i>", "accel<i>", "mem<i>" numbered per kind (the prefixes of the
+ * kind table, fab_kind.h).  Nodes are created
  * switch by switch, each followed by its endpoints (locality for the block
  * partitioner); upper switches last.
  */
@@ -33,7 +34,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_route.h"
 
 enum fab_topo_kind {
 	FAB_CHAIN, FAB_RING, FAB_TREE, FAB_SPINE_LEAF, FAB_FULLY_CONNECTED, FAB_FAT_TREE,

@@ -1,19 +1,14 @@
 /*
  * models/fabric/fabric.c - building a fabric and expanding it into the engine's
- * graph (see fabric.h): nodes, connections, PBR ids, the traffic estimate
+ * graph (see fab_int.h): nodes, connections, PBR ids, the traffic estimate
  * behind the partitioner weights, and graph emission.
  */
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xmalloc.h"
-
-const char *const fab_kind_name[FAB_NKIND] = {
-	[FAB_HOST] = "host", [FAB_ACCEL] = "accel", [FAB_MEMORY] = "memory",
-	[FAB_SWITCH] = "switch", [FAB_BUS] = "bus",
-};
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency)
 {
@@ -35,9 +30,9 @@ void fab_free(fabric *f)
 	*f = (fabric){ 0 };
 }
 
-uint32_t fab_add_node(fabric *f, enum fab_kind kind, const char *name)
+uint32_t fab_add_node(fabric *f, uint32_t kind, const char *name)
 {
-	CXL_ASSERT(kind != FAB_BUS && kind < FAB_NKIND);
+	CXL_ASSERT(kind < fab_nkinds && !fab_kind_has(kind, FAB_ROLE_BUS));
 	if (f->nnode == f->cap_node) {
 		f->cap_node = f->cap_node ? 2 * f->cap_node : 64;
 		f->node = xrealloc(f->node, f->cap_node * sizeof(*f->node));
@@ -57,10 +52,11 @@ int fab_connect(fabric *f, uint32_t a, uint32_t b, cxl_err *err)
 		return cxl_err_set(err, CXL_EINVAL, "%s is connected to itself", na->name);
 	for (int i = 0; i < 2; i++) {
 		const fab_node *n = i ? nb : na;
-		if (fab_is_endpoint(n) && n->nports && n->kind != FAB_MEMORY)
+		if (fab_is_endpoint(n) && n->nports && !fab_has(n, FAB_ROLE_MULTIHEAD))
 			return cxl_err_set(err, CXL_EINVAL,
-					   "%s %s has a second connection (a host or accelerator has "
-					   "exactly one port)", fab_kind_name[n->kind], n->name);
+					   "%s %s has a second connection (a %s has exactly one "
+					   "port)", fab_kinds[n->kind].name, n->name,
+					   fab_kinds[n->kind].name);
 		if (n->nports >= FAB_MAX_PORTS)
 			return cxl_err_set(err, CXL_EINVAL, "%s has more than %d ports",
 					   n->name, FAB_MAX_PORTS);
@@ -109,14 +105,16 @@ static int assign_pbr(fabric *f, cxl_err *err)
 			continue;
 		if (!f->node[n].nports)
 			return cxl_err_set(err, CXL_EINVAL, "%s %s is connected to nothing",
-					   fab_kind_name[f->node[n].kind], f->node[n].name);
+					   fab_kinds[f->node[n].kind].name, f->node[n].name);
 		for (uint32_t p = 0; f->node[n].nports > 1 && p < f->node[n].nports; p++) {
 			const fab_node *peer = &f->node[fab_peer(f, n, p)];
-			if (peer->kind != FAB_HOST && peer->kind != FAB_ACCEL)
-				return cxl_err_set(err, CXL_EINVAL, "memory %s has %u connections: a "
-						   "multi-headed device connects only to hosts and "
-						   "accelerators (%s is a %s)", f->node[n].name,
-						   f->node[n].nports, peer->name, fab_kind_name[peer->kind]);
+			if (!fab_has(peer, FAB_ROLE_REQUESTER))
+				return cxl_err_set(err, CXL_EINVAL, "%s %s has %u connections: a "
+						   "multi-headed device connects only to requesters "
+						   "(hosts, accelerators; %s is a %s)",
+						   fab_kinds[f->node[n].kind].name, f->node[n].name,
+						   f->node[n].nports, peer->name,
+						   fab_kinds[peer->kind].name);
 		}
 		ne++;
 	}
@@ -125,12 +123,14 @@ static int assign_pbr(fabric *f, cxl_err *err)
 				   "%u endpoints (hosts, accelerators, memories) exceed the %d edge ports "
 				   "a PBR fabric can address (12-bit ids)", ne, FAB_MAX_PBR);
 	f->pbr_node = xmalloc((ne ? ne : 1) * sizeof(*f->pbr_node));
-	f->mem_pbr = xmalloc((f->count[FAB_MEMORY] + 1) * sizeof(*f->mem_pbr));
+	f->mem_pbr = xmalloc((ne + 1) * sizeof(*f->mem_pbr));
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		if (!fab_is_endpoint(&f->node[n]))
 			continue;
-		if (f->node[n].kind == FAB_MEMORY)
+		if (fab_has(&f->node[n], FAB_ROLE_TARGET))
 			f->mem_pbr[f->nmem++] = (uint16_t)f->npbr;
+		if (fab_has(&f->node[n], FAB_ROLE_REQUESTER))
+			f->node[n].req_index = f->nreq++;
 		f->node[n].pbr = (uint16_t)f->npbr;
 		f->pbr_node[f->npbr++] = n;
 	}
@@ -150,7 +150,7 @@ static uint32_t walk(const fabric *f, uint32_t src, uint32_t dst, fab_conn *conn
 		if (n == src && f->node[n].nports > 1) /* a multi-headed device: its head to dst */
 			while ((uint32_t)port + 1 < f->node[n].nports && fab_peer(f, n, (uint32_t)port) != dst)
 				port++;
-		if (f->node[n].kind == FAB_SWITCH)
+		if (fab_has(&f->node[n], FAB_ROLE_SWITCH))
 			port = fab_route_oblivious(&f->route, f->route.sw_of[n], sp, dp);
 		else if (n != src)
 			return 0; /* reached an endpoint that is not dst */
@@ -183,14 +183,13 @@ uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst)
  */
 static void estimate_traffic(fabric *f, uint64_t *node_load)
 {
-	uint64_t req = f->count[FAB_HOST] + f->count[FAB_ACCEL];
+	uint64_t req = f->nreq;
 	uint32_t stride = (uint32_t)((req * f->nmem + FAB_TRAFFIC_PAIRS - 1) / FAB_TRAFFIC_PAIRS);
 
 	stride = stride ? stride : 1;
 	for (uint32_t s = 0; s < f->npbr; s++) {
 		uint32_t src = f->pbr_node[s];
-		uint8_t k = f->node[src].kind;
-		if (k != FAB_HOST && k != FAB_ACCEL)
+		if (!fab_has(&f->node[src], FAB_ROLE_REQUESTER))
 			continue;
 		for (uint32_t m = s % stride; m < f->nmem; m += stride) {
 			uint32_t dst = f->pbr_node[f->mem_pbr[m]];
@@ -253,8 +252,7 @@ static void add_slices(fabric *f, uint32_t n, const model_ops *ops, uint32_t w,
 				       nd->slice_latency, wl);
 }
 
-static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *node_load,
-		       sim_graph *g)
+static void emit_graph(fabric *f, const uint64_t *node_load, sim_graph *g)
 {
 	uint64_t maxn = 0, maxc = 0;
 	char name[256];
@@ -269,20 +267,20 @@ static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *n
 		fab_node *nd = &f->node[n];
 		uint32_t S = fab_slices(nd);
 		if (S == 1)
-			nd->comp = graph_add_comp(g, ops[nd->kind], nd->name,
+			nd->comp = graph_add_comp(g, fab_kinds[nd->kind].ops, nd->name,
 						  scale(node_load[n], maxn));
 		else
 			/* a packet crosses from its ingress to its egress slice
 			   unless both are one: 2 (S - 1) / S of the load over
 			   S (S - 1) / 2 internal links */
-			add_slices(f, n, ops[nd->kind], scale(node_load[n], maxn),
+			add_slices(f, n, fab_kinds[nd->kind].ops, scale(node_load[n], maxn),
 				   scale(node_load[n] * 2 / ((uint64_t)S * S), maxc), g);
 		for (uint32_t p = 0; p < nd->nports; p++) {
 			fab_conn *k = &f->conn[f->adj[nd->adj + p]];
 			if ((k->a == n ? k->b : k->a) > n)
 				continue; /* emitted with the later node */
 			bus_name(f, f->adj[nd->adj + p], name, sizeof(name));
-			k->bus = graph_add_comp(g, ops[FAB_BUS], name, scale(k->traffic, maxn));
+			k->bus = graph_add_comp(g, fab_kinds[FAB_BUS].ops, name, scale(k->traffic, maxn));
 			uint32_t w = scale(k->traffic, maxc);
 			sim_time lat = f->latency_of ? f->latency_of(f->latency_ctx, name)
 						     : f->link_latency;
@@ -296,10 +294,12 @@ static void emit_graph(fabric *f, const model_ops *const *ops, const uint64_t *n
 	}
 }
 
-int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *err)
+int fab_finish(fabric *f, sim_graph *g, cxl_err *err)
 {
 	int rc;
 
+	if ((rc = fab_kinds_check(err)))
+		return rc;
 	build_adjacency(f);
 	if ((rc = assign_pbr(f, err)))
 		return rc;
@@ -307,7 +307,7 @@ int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *er
 		return rc;
 	uint64_t *load = xcalloc(f->nnode ? f->nnode : 1, sizeof(*load));
 	estimate_traffic(f, load);
-	emit_graph(f, ops, load, g);
+	emit_graph(f, load, g);
 	free(load);
 	f->ncomp = g->ncomp;
 	f->node_of_comp = xmalloc((g->ncomp + 1) * sizeof(*f->node_of_comp));

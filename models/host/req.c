@@ -129,30 +129,15 @@ static void register_stats(sim_comp *c, req *r)
 /* The memory devices reachable through the requester's one port. */
 static void find_targets(sim_comp *c, req *r)
 {
-	const fabric *f = r->f;
-	uint32_t peer = fab_peer(f, fab_node_of(f, c->id), 0);
-
-	r->targets = xmalloc((f->nmem + 1) * sizeof(*r->targets));
-	if (f->node[peer].kind == FAB_MEMORY) {
-		r->targets[r->ntargets++] = f->node[peer].pbr;
-		return;
-	}
-	for (uint32_t m = 0; peer != UINT32_MAX && m < f->nmem; m++) {
-		uint32_t n;
-		if (f->node[peer].kind == FAB_SWITCH &&
-		    (fab_route_ports(&f->route, f->route.sw_of[peer], f->mem_pbr[m], &n), n))
-			r->targets[r->ntargets++] = f->mem_pbr[m];
-	}
+	r->targets = xmalloc((fab_view_ntargets(r->fv) + 1) * sizeof(*r->targets));
+	r->ntargets = fab_view_targets(r->fv, c->id, r->targets);
 }
 
 /* One latency histogram per round-trip hop count of the targets. */
 static void register_hops(sim_comp *c, req *r)
 {
-	const fabric *f = r->f;
-	uint32_t self = fab_node_of(f, c->id);
-
 	for (uint32_t t = 0; t < r->ntargets; t++) {
-		uint32_t d = fab_route_len(f, self, f->pbr_node[r->targets[t]]);
+		uint32_t d = fab_view_route_len(r->fv, c->id, r->targets[t]);
 		uint32_t k = d < REQ_HOP_NAMES ? d : REQ_HOP_NAMES;
 		if (!r->by_hops[k])
 			r->by_hops[k] = sim_stat_hist(c, k < REQ_HOP_NAMES ? hop_names[k] : "lat_hops_more");
@@ -166,9 +151,9 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 
 	if (rc || (rc = check_lines(cf, "workload.interleave", err)))
 		return rc;
-	r->f = sim_system(c);
-	CXL_ASSERT(r->f && c->nports == 1);
-	r->pbr = r->f->node[fab_node_of(r->f, c->id)].pbr;
+	r->fv = fab_view_of(c);
+	CXL_ASSERT(r->fv && c->nports == 1);
+	r->pbr = fab_view_pbr(r->fv, c->id);
 	find_targets(c, r);
 	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
 	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");

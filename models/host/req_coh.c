@@ -47,6 +47,22 @@ const cfg_schema cxl_host_cache_schema = {
 	"host.cache", cache_keys, sizeof(cache_keys) / sizeof(cache_keys[0]),
 };
 
+int req_runs(const model_ops *ops)
+{
+	return ops == &cxl_host_ops || ops == &cxl_accel_ops;
+}
+
+void req_each_cached(const void *st, req_line_fn *fn, void *ctx)
+{
+	const req *r = st;
+	const hcache *h = &r->cache;
+
+	for (uint64_t i = 0; r->cached && i < (uint64_t)h->nsets * h->assoc; i++)
+		if (h->state[i] != HCACHE_INVALID)
+			fn(ctx, h->tag[i], h->state[i] == HCACHE_DIRTY,
+			   fab_view_comp_of_pbr(r->fv, req__home(r, h->tag[i])));
+}
+
 /**
  * req__coh_init - read host.cache.*, set up the cache and the rings, and
  * register the coherence statistics.

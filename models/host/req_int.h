@@ -18,7 +18,7 @@
 #include "core/sim.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_view.h"
 #include "models/host/hcache.h"
 #include "traces/trc.h"
 
@@ -42,7 +42,7 @@ struct req_slot {
 
 typedef struct req req;
 struct req {
-	const fabric *f;          /* the fabric */
+	const fab_view *fv;       /* the fabric */
 	uint16_t pbr;             /* own PBR id */
 	uint16_t *targets;        /* PBR ids of the memories it reaches, ascending */
 	uint32_t ntargets;        /* their number */

@@ -27,17 +27,6 @@
 #include "models/host/req_int.h"
 #include "traces/trc.h"
 
-/* The requester's index among all requesters, in component order. */
-static uint32_t requester_index(const req *r, sim_comp *c)
-{
-	const fabric *f = r->f;
-	uint32_t self = fab_node_of(f, c->id), k = 0;
-
-	for (uint32_t n = 0; n < self; n++)
-		k += f->node[n].kind == FAB_HOST || f->node[n].kind == FAB_ACCEL;
-	return k;
-}
-
 /* @pattern with its "%d" (if any) replaced by @index; -1 if it has another '%'. */
 static int trace_path(const char *pattern, uint32_t index, char *buf, size_t n)
 {
@@ -67,7 +56,7 @@ int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	if (!*pattern)
 		return cfg_error_at(cf, "workload.pattern", err, "\"trace\" needs workload.trace "
 				    "(a .cxt file, e.g. \"traces/redis.%%d.cxt\")");
-	if (trace_path(pattern, requester_index(r, c), path, sizeof(path)))
+	if (trace_path(pattern, fab_view_requester_index(r->fv, c->id), path, sizeof(path)))
 		return cfg_error_at(cf, "workload.trace", err, "\"%s\": the only %% allowed is "
 				    "one %%d (the requester's index)", pattern);
 	if (trc_reader_open(&r->trc, path, &e))

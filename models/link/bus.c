@@ -106,7 +106,7 @@
 
 #include "core/xmalloc.h"
 #include "models/link/bus_int.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_view.h"
 
 static const cfg_key bus_keys[] = {
 	{ "bus.gen", CFG_INT, "5", "1", "6", NULL,
@@ -343,23 +343,22 @@ static void register_stats(sim_comp *c, bus *b)
 }
 
 /*
- * fabric_params - what the fabric (sim_system, NULL in unit tests) adds:
+ * fabric_params - what the fabric (fab_view_of(), NULL in unit tests) adds:
  * the iso-bisection slowdown of a switch-to-switch bus, and, with
  * switch.forwarding = cut_through, the ports whose peer is a switch
  * (packets towards them leave once their header has crossed).
  */
 static void fabric_params(const sim_comp *c, bus *b)
 {
-	const fabric *f = sim_system(c);
+	const fab_view *v = fab_view_of(c);
 
 	b->slow = 1;
-	if (f && fab_is_trunk(f, f->conn_of_comp[c->id]))
-		b->slow = f->trunk_slowdown;
-	if (!f)
+	if (!v)
 		return;
+	b->slow = fab_view_bus_slowdown(v, c->id);
 	for (int p = 0; p < 2; p++) {
-		uint32_t peer = c->ports[p].peer, n = fab_node_of(f, peer);
-		b->cut[p] = n != UINT32_MAX && f->node[n].kind == FAB_SWITCH &&
+		uint32_t peer = c->ports[p].peer;
+		b->cut[p] = (fab_view_roles(v, peer) & FAB_ROLE_SWITCH) &&
 			    cfg_enum(sim_cfg_of(c, peer), "switch.forwarding") == 1;
 	}
 }

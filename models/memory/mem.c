@@ -64,7 +64,7 @@
 #include "models/memory/dram.h"
 #include "models/memory/dram_cfg.h"
 #include "models/proto/evring.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_view.h"
 
 enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
 /* pkt.flags of a write the device makes itself (dirty data a BIRsp brought):
@@ -181,17 +181,12 @@ const cfg_schema cxl_memory_schema = {
 /* --- the HDM decoder ------------------------------------------------------- */
 
 /* The HDM decoder's interleave set: ways = memory devices behind switches. */
-static void hdm_init(mem *m, const fabric *f, uint32_t self, const cfg *cf)
+static void hdm_init(mem *m, const fab_view *v, uint32_t self, const cfg *cf)
 {
 	m->ilv = (uint64_t)cfg_int(cf, "workload.interleave") / CXL_LINE;
 	m->ways = 1;
-	if (f->node[fab_peer(f, self, 0)].kind != FAB_SWITCH)
-		return;
-	m->ways = 0;
-	for (uint32_t i = 0; i < f->nmem; i++) {
-		uint32_t n = f->pbr_node[f->mem_pbr[i]];
-		m->ways += f->node[fab_peer(f, n, 0)].kind == FAB_SWITCH;
-	}
+	if (fab_view_peer_roles(v, self, 0) & FAB_ROLE_SWITCH)
+		m->ways = fab_view_switched_targets(v);
 }
 
 /* Device line of host address @addr: the interleave bits removed. */
@@ -390,17 +385,16 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	int rc = dram_cfg_read(cf, &p, &detailed, err);
 	if (rc || (detailed && (rc = check_simple_keys(cf, err))))
 		return rc;
-	const fabric *f = sim_system(c);
-	CXL_ASSERT(f && c->nports >= 1);
+	const fab_view *v = fab_view_of(c);
+	CXL_ASSERT(v && c->nports >= 1);
 	m->nports = c->nports;
 	m->cr = xcalloc(m->nports, sizeof(*m->cr));
 	m->peer_pbr = xmalloc(m->nports * sizeof(*m->peer_pbr));
 	for (uint32_t p = 0; p < m->nports; p++)
-		m->peer_pbr[p] = f->node[fab_peer(f, fab_node_of(f, c->id), p)].pbr;
-	uint32_t self = fab_node_of(f, c->id);
-	m->pbr = f->node[self].pbr;
+		m->peer_pbr[p] = fab_view_peer_pbr(v, c->id, p);
+	m->pbr = fab_view_pbr(v, c->id);
 	m->latency = cfg_time(cf, "memory.latency");
-	hdm_init(m, f, self, cf);
+	hdm_init(m, v, c->id, cf);
 	if ((rc = dcoh_create(&m->coh, c, cf, m->pbr, m->cr, m->peer_pbr, m->nports, buf, dcoh_go,
 			      dcoh_data, m, err)))
 		return rc;

@@ -20,7 +20,7 @@
  * the bus).  switch.forwarding = cut_through lets the bus in front of a
  * switch deliver a packet once its header is over (see bus.c).
  *
- * Slices (switch.slices = S > 1, fabric.h): the switch is S components,
+ * Slices (switch.slices = S > 1, fab_view.h): the switch is S components,
  * each owning every S-th port plus one internal port per other slice.  A
  * slice routes a packet when it arrives: bound for its own port it takes
  * the pipeline as above; bound for another slice's port it queues at once
@@ -51,14 +51,14 @@
 #include "core/xmalloc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_view.h"
 
 enum { SW_EV_READY = CXL_EV_MODEL };
 #define NONE UINT32_MAX
 
 typedef struct sw sw;
 struct sw {
-	const fabric *f;        /* routing tables */
+	const fab_route *route; /* routing tables */
 	uint32_t swi;           /* this switch's index in the tables */
 	uint32_t nports;        /* ports of this component */
 	uint32_t slices;        /* components the switch is split into (1: whole) */
@@ -152,17 +152,18 @@ static void register_stats(sim_comp *c, sw *s)
 static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	sw *s = state;
+	const fab_view *v = fab_view_of(c);
+	fab_view_switch me;
 
 	(void)err;
-	s->f = sim_system(c);
-	CXL_ASSERT(s->f);
-	s->swi = s->f->route.sw_of[fab_node_of(s->f, c->id)];
-	CXL_ASSERT(s->swi != UINT32_MAX);
+	CXL_ASSERT(v);
+	fab_view_switch_of(v, c->id, &me);
+	s->route = me.route;
+	s->swi = me.index;
 	s->nports = c->nports;
-	const fab_node *nd = &s->f->node[fab_node_of(s->f, c->id)];
-	s->slices = fab_slices(nd);
-	s->slice = c->id - nd->comp;
-	s->gports = nd->nports;
+	s->slices = me.slices;
+	s->slice = me.slice;
+	s->gports = me.ports;
 	s->next_ext = fab_slice_ext(s->gports, s->slices, s->slice);
 	CXL_ASSERT(c->nports == s->next_ext + s->slices - 1);
 	s->nq = c->nports * CXL_NVC;
@@ -289,7 +290,7 @@ static uint32_t slice_load(const void *ctx, uint32_t gp)
  */
 static uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_only)
 {
-	const fab_route *r = &s->f->route;
+	const fab_route *r = s->route;
 	const cxl_packet *p = &ev->pkt;
 	load_view v = { s, local_only };
 	int o = s->adaptive ?

@@ -130,5 +130,5 @@ test_pooled_memory_heads_share_one_device() {
 
 test_multi_headed_memory_only_to_requesters() {
 	printf 'simulation = { end = "1us"; };\ntopology = { kind = "custom"; custom = { hosts = ["h0"]; memories = ["m0"]; switches = ["s0"]; links = ["h0 m0", "s0 m0"]; }; };\n' > m.cfg
-	expect_error 1 '.*memory m0 has 2 connections: a multi-headed device connects only to hosts and accelerators \(s0 is a switch\)' -q m.cfg
+	expect_error 1 '.*memory m0 has 2 connections: a multi-headed device connects only to requesters \(hosts, accelerators; s0 is a switch\)' -q m.cfg
 }

@@ -119,3 +119,24 @@ test_custom_counts_and_direct_link() {
 		--set topology.custom.hosts=host0 --set topology.custom.memories=mem0,mem1 > out2.txt || return 1
 	grep -q 'switches 2, hosts 1, accelerators 1, memories 2, buses 5' out2.txt || fail "--set lists: $(grep buses out2.txt)"
 }
+
+# topology.custom.nodes places nodes of any kind of the kind table by name:
+# custom.cfg written with it alone is the same fabric and gives the same
+# results, and an unknown kind is an error that lists the kinds.
+test_custom_nodes_any_kind() {
+	sed -e '/hosts = \|accelerators = \|memories = \|switches = /d' \
+	    -e 's|^    links = |    nodes = ["host0 host", "host1 host", "gpu0 accel", "mem0 memory", "mem1 memory",\n             "mem2 memory", "swA switch", "swB switch"];\n    links = |' \
+	    "$CONFIGS/custom.cfg" > nodes.cfg
+	grep -q 'nodes = ' nodes.cfg && ! grep -q 'hosts = ' nodes.cfg || fail "nodes.cfg not rewritten" || return 1
+	cxl 1 --check nodes.cfg > out.txt || return 1
+	grep -q 'switches 2, hosts 2, accelerators 1, memories 3, buses 7' out.txt || fail "counts: $(grep buses out.txt)" || return 1
+	cxl 1 -q "$CONFIGS/custom.cfg" -o a || return 1
+	cxl 2 -q nodes.cfg -o b || return 1
+	[ "$(results a/stats.json)" = "$(results b/stats.json)" ] || fail "results differ from custom.cfg" || return 1
+	fab_error 1 'bad.cfg:2: topology.custom.nodes: \[1\] "g0 gpu": no kind "gpu" \(kinds: switch host accel memory\)' \
+		'topology = { kind = "custom"; custom = { nodes = ["s switch", "g0 gpu"]; links = ["s g0"]; }; };' || return 1
+	fab_error 1 'bad.cfg:2: topology.custom.nodes: \[0\] "s": expected "NAME KIND"' \
+		'topology = { kind = "custom"; custom = { nodes = ["s"]; links = []; }; };' || return 1
+	fab_error 1 'bad.cfg:2: topology.custom.(nodes|hosts): "h" is listed twice' \
+		'topology = { kind = "custom"; custom = { hosts = ["h"]; nodes = ["h host"]; links = ["h h"]; }; };'
+}

@@ -3,7 +3,7 @@
 # seed's setup (configs/pcie-replay.cfg) and ESF's validation system with
 # bit errors, on 1-4 ranks, byte-identical results, every request answered
 # once, nothing left in a buffer or a replay buffer, every credit home; the
-# width and replay-buffer sweeps keep the shape models/REPLAY.md reports.
+# width and replay-buffer sweeps keep the shape models/link/README.md reports.
 
 PCIE="$CONFIGS/pcie-replay.cfg"
 

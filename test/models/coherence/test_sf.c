@@ -1,5 +1,5 @@
 /*
- * test/models/coherence/test_sf.c - unit tests for the snoop filter (models/sf*.c):
+ * test/models/coherence/test_sf.c - unit tests for the snoop filter (models/coherence/sf*.c):
  * hand-made cases.
  *
  * TCase "policy": each victim policy's order on hand-made sequences, with

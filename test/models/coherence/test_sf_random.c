@@ -1,5 +1,5 @@
 /*
- * test/models/coherence/test_sf_random.c - the snoop filter (models/sf*.c) against a
+ * test/models/coherence/test_sf_random.c - the snoop filter (models/coherence/sf*.c) against a
  * reference model written here on plain arrays (linear search, brute-force InvBlk over every run
  * start and length) for every policy x invblk_max 1..4, on four geometries
  * (32 entries fully associative, 8 x 8, 4 x 4: 6000 operations each; 256

@@ -2,8 +2,8 @@
  * test/models/fabric/fab_fixture.h - building a fabric from a fab_topo in the
  * fabric unit tests (test_fab_topo.c, test_fab_route.c).
  *
- * Components get a name-only model type: the tests look at the graph and
- * the routing tables, never run the engine.  Generation failures abort the
+ * Components get their kinds' model types (fab_kinds[]); the tests look at
+ * the graph and the routing tables, never run the engine.  Generation failures abort the
  * test (Check); fab_finish()'s code is returned so error cases can test it.
  */
 #ifndef CXL_TEST_MODELS_FAB_FIXTURE_H
@@ -12,16 +12,8 @@
 #include <check.h>
 
 #include "core/sim.h"
+#include "models/fabric/fab_int.h"
 #include "models/fabric/fab_topo.h"
-
-/* fab_fixture_ops - the model type of every kind: one name-only type. */
-static inline const model_ops *const *fab_fixture_ops(void)
-{
-	static const model_ops dummy = { .name = "dummy" };
-	static const model_ops *const ops[FAB_NKIND] = { &dummy, &dummy, &dummy, &dummy, &dummy };
-
-	return ops;
-}
 
 /* fab_fixture_make - generate @t into @f and finish it into @g (link latency 1 ns). */
 static inline int fab_fixture_make(const fab_topo *t, fabric *f, sim_graph *g, cxl_err *e)
@@ -31,7 +23,7 @@ static inline int fab_fixture_make(const fab_topo *t, fabric *f, sim_graph *g, c
 	fab_init(f, "test", 1000);
 	graph_init(g);
 	ck_assert_int_eq(fab_topo_generate(f, t, &field, e), 0);
-	return fab_finish(f, fab_fixture_ops(), g, e);
+	return fab_finish(f, g, e);
 }
 
 /* fab_fixture_drop - free what fab_fixture_make built. */

@@ -1,5 +1,5 @@
 /*
- * test/models/fabric/test_fab_route.c - unit tests for models/fab_route.c.
+ * test/models/fabric/test_fab_route.c - unit tests for models/fabric/fab_route.c.
  *
  * The routing tables are checked against an independent BFS over the
  * engine graph (components and links, not the fabric's switch graph): for
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "models/fabric/fab_int.h"
 #include "models/fabric/fab_topo.h"
 #include "test/models/fabric/fab_fixture.h"
 

@@ -9,7 +9,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "models/fabric/fabric.h"
+#include "models/fabric/fab_int.h"
 #include "test/models/fabric/fab_fixture.h"
 
 /* Spine-leaf 3 leaves x (2 hosts + 1 memory), 2 spines; leaves in @S slices. */
@@ -28,7 +28,7 @@ static void make_sliced(fabric *f, sim_graph *g, uint32_t S)
 			f->node[n].slices = (uint16_t)S;
 			f->node[n].slice_latency = 7000;
 		}
-	ck_assert_int_eq(fab_finish(f, fab_fixture_ops(), g, &e), 0);
+	ck_assert_int_eq(fab_finish(f, g, &e), 0);
 }
 
 /* The graph link with an end at (@comp, @port); NULL if none. */

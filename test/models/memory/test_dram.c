@@ -1,5 +1,5 @@
 /*
- * test/models/memory/test_dram.c - unit tests for the DRAM model (models/dram*.c).
+ * test/models/memory/test_dram.c - unit tests for the DRAM model (models/memory/dram*.c).
  *
  * A driver plays the memory endpoint's part (mem.c): it advances every
  * channel to the current time, enqueues requests, and jumps to the

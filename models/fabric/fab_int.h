@@ -1,5 +1,5 @@
 /*
- * models/fabric/fabric.h - the interconnect layer: a CXL/PCIe fabric as switches,
+ * models/fabric/fab_int.h - the interconnect layer: a CXL/PCIe fabric as switches,
  * endpoints and physical connections, its PBR ids, and its expansion into
  * the engine's component/link graph.
  *
@@ -40,8 +40,8 @@
  *
  * Memory: O(nodes + connections) for the fabric, plus the routing tables.
  */
-#ifndef CXL_MODELS_FABRIC_H
-#define CXL_MODELS_FABRIC_H
+#ifndef CXL_MODELS_FABRIC_FAB_INT_H
+#define CXL_MODELS_FABRIC_FAB_INT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -51,20 +51,19 @@
 #include "core/json.h"
 #include "core/stats.h"
 #include "core/stime.h"
+#include "models/fabric/fab_kind.h"
 #include "models/fabric/fab_route.h"
+#include "models/fabric/fab_view.h"
 
 #define FAB_MAX_PBR 4096        /* 12-bit PBR ids */
-#define FAB_NO_PBR 0xffffu      /* a switch has no PBR id */
 #define FAB_MAX_PORTS 65535     /* ports per node (uint16) */
 #define FAB_MAX_SLICES 64       /* components a switch may be split into */
 #define FAB_WEIGHT_SCALE 1000   /* weights are scaled to 1..this */
 #define FAB_TRAFFIC_PAIRS (1u << 20) /* requester-memory pairs the estimate walks */
 
-enum fab_kind { FAB_HOST, FAB_ACCEL, FAB_MEMORY, FAB_SWITCH, FAB_BUS, FAB_NKIND };
-
 typedef struct fab_node fab_node;
 struct fab_node {
-	uint8_t kind;       /* enum fab_kind (never FAB_BUS) */
+	uint8_t kind;       /* row of fab_kinds[] (never the bus) */
 	uint16_t pbr;       /* endpoint: PBR id; switch: FAB_NO_PBR */
 	uint32_t nports;    /* connections so far = ports */
 	uint32_t comp;      /* component id in the graph (after fab_finish); a sliced
@@ -72,6 +71,7 @@ struct fab_node {
 	uint16_t slices;    /* switch: components it is split into (>= 1; 0 = 1) */
 	sim_time slice_latency; /* sliced switch: latency of its internal links, ps */
 	uint32_t adj;       /* first entry in fabric.adj (after fab_finish) */
+	uint32_t req_index; /* requester: its index among the requesters, in node order */
 	char *name;         /* instance name, owned */
 };
 
@@ -86,8 +86,7 @@ struct fab_conn {
 
 typedef sim_time fab_latency_fn(const void *ctx, const char *bus);
 
-typedef struct fabric fabric;
-struct fabric {
+struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 	const char *kind_name;   /* topology kind, e.g. "spine_leaf" */
 	fab_node *node;          /* nodes, index = node id */
 	uint32_t nnode, cap_node;/* count, capacity */
@@ -96,7 +95,8 @@ struct fabric {
 	uint32_t *adj;           /* node's connections in port order: adj[node.adj + port] */
 	uint32_t *pbr_node;      /* PBR id -> node */
 	uint32_t npbr;           /* edge ports = endpoints */
-	uint32_t count[FAB_NKIND]; /* nodes by kind; FAB_BUS = connections */
+	uint32_t count[FAB_MAX_KINDS]; /* nodes by kind; the bus row: connections */
+	uint32_t nreq;           /* requesters (nodes of FAB_ROLE_REQUESTER kinds) */
 	uint32_t *node_of_comp;  /* component id -> node, UINT32_MAX for buses */
 	uint32_t *conn_of_comp;  /* component id -> connection, UINT32_MAX for nodes */
 	uint32_t trunk_slowdown; /* switch-to-switch buses serialise this much slower (>= 1) */
@@ -110,14 +110,12 @@ struct fabric {
 	fab_route route;         /* routing tables (after fab_finish) */
 };
 
-/* The type names of the kinds, as in components.csv: "host", ... "bus". */
-extern const char *const fab_kind_name[FAB_NKIND];
-
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency);
 void fab_free(fabric *f);
 
-/* fab_add_node - a new switch or endpoint named @name (copied); returns its id. */
-uint32_t fab_add_node(fabric *f, enum fab_kind kind, const char *name);
+/* fab_add_node - a new node of kind @kind (a row of fab_kinds[], not the bus)
+ * named @name (copied); returns its id. */
+uint32_t fab_add_node(fabric *f, uint32_t kind, const char *name);
 
 /**
  * fab_connect - a physical connection between nodes @a and @b.
@@ -132,14 +130,14 @@ uint32_t fab_find(const fabric *f, const char *name);
 /**
  * fab_finish - PBR ids, routing tables, traffic estimate, and the graph.
  * @f:   the fabric, every node and connection added
- * @ops: model type of each kind (index enum fab_kind)
- * @g:   OUT graph (initialised by the caller, empty)
+ * @g:   OUT graph (initialised by the caller, empty); each component's model
+ *       is its kind's (fab_kinds[].ops)
  * @err: OUT error record
  * Errors (CXL_EINVAL, message without location): more than FAB_MAX_PBR
  * endpoints, an endpoint without a connection, a fabric whose endpoints
  * cannot all reach each other.
  */
-int fab_finish(fabric *f, const model_ops *const *ops, sim_graph *g, cxl_err *err);
+int fab_finish(fabric *f, sim_graph *g, cxl_err *err);
 
 /* fab_peer - the node at the other end of port @port of node @n. */
 static inline uint32_t fab_peer(const fabric *f, uint32_t n, uint32_t port)
@@ -148,10 +146,16 @@ static inline uint32_t fab_peer(const fabric *f, uint32_t n, uint32_t port)
 	return c->a == n ? c->b : c->a;
 }
 
-/* fab_is_endpoint - host, accelerator or memory device. */
+/* fab_has - does node @n's kind have every role of @roles (FAB_ROLE_*)? */
+static inline int fab_has(const fab_node *n, unsigned roles)
+{
+	return fab_kind_has(n->kind, roles);
+}
+
+/* fab_is_endpoint - a node of an endpoint kind (it has a PBR id). */
 static inline int fab_is_endpoint(const fab_node *n)
 {
-	return n->kind != FAB_SWITCH;
+	return fab_has(n, FAB_ROLE_ENDPOINT);
 }
 
 /* fab_route_len - buses on the oblivious route from node @src to node @dst (0: none). */
@@ -163,18 +167,6 @@ static inline uint32_t fab_slices(const fab_node *n)
 	return n->slices ? n->slices : 1;
 }
 
-/* fab_slice_ext - external ports of slice @k of a switch with @nports ports in @S slices. */
-static inline uint32_t fab_slice_ext(uint32_t nports, uint32_t S, uint32_t k)
-{
-	return nports > k ? (nports - k + S - 1) / S : 0;
-}
-
-/* fab_slice_int - local port of slice @k's internal link to slice @j (!= @k). */
-static inline uint32_t fab_slice_int(uint32_t nports, uint32_t S, uint32_t k, uint32_t j)
-{
-	return fab_slice_ext(nports, S, k) + (j < k ? j : j - 1);
-}
-
 /* fab_node_of - the fabric node of component @comp (UINT32_MAX for a bus). */
 static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
 {
@@ -184,7 +176,8 @@ static inline uint32_t fab_node_of(const fabric *f, uint32_t comp)
 /* fab_is_trunk - does connection @c join two switches? */
 static inline int fab_is_trunk(const fabric *f, uint32_t c)
 {
-	return f->node[f->conn[c].a].kind == FAB_SWITCH && f->node[f->conn[c].b].kind == FAB_SWITCH;
+	return fab_has(&f->node[f->conn[c].a], FAB_ROLE_SWITCH) &&
+	       fab_has(&f->node[f->conn[c].b], FAB_ROLE_SWITCH);
 }
 
 /* fab_bisection - switch-to-switch connections a balanced 2-way cut crosses (-1: < 2 switches). */

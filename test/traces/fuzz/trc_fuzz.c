@@ -1,5 +1,5 @@
 /*
- * test/fuzz/trc_fuzz.c - libFuzzer harness for the .cxt reader (`make fuzz`).
+ * test/traces/fuzz/trc_fuzz.c - libFuzzer harness for the .cxt reader (`make fuzz`).
  *
  * Each input is tried three ways:
  *   1. as a .cxt file, through trc_reader_open_stream (fmemopen) and

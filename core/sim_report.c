@@ -1,0 +1,88 @@
+/*
+ * core/sim_report.c - what the engine reports about a run, apart from the
+ * window loop (core/sync.c) that it watches:
+ *   - the progress line: rank 0 prints at most once a second (when
+ *     enabled), from its own clock, checked every SIM_PROGRESS_MASK+1
+ *     events by the dispatch loop - no communication;
+ *   - collection at the end: the finish hooks, then every rank's
+ *     statistics and rank figures (events, windows, peak RSS, MPI wait)
+ *     gathered to rank 0 through the transport and merged in component-id
+ *     order (so the table does not depend on the rank count).
+ */
+#include "core/sim_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "core/xmalloc.h"
+
+void sim__progress(sim_engine *e)
+{
+	double now = sim__wall();
+
+	if (now - e->progress_last < 1.0)
+		return;
+	e->progress_last = now;
+	double frac = (double)e->now / (double)e->opt.end;
+	double el = now - e->run_start;
+	char ts[STIME_FMT_LEN], te[STIME_FMT_LEN];
+	fprintf(stderr, "cxlfab: sim %s / %s (%.1f%%), %.2f M ev/s on rank 0, ETA %.0f s\n",
+		stime_format(e->now, ts), stime_format(e->opt.end, te), 100.0 * frac,
+		(double)e->events / el / 1e6, frac > 0 ? el * (1 - frac) / frac : 0.0);
+}
+
+static uint64_t peak_rss_bytes(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
+		       cxl_err *err)
+{
+	if (e->before_finish)
+		e->before_finish(e->hook_comp);
+	for (uint32_t k = 0; k < e->nlocal; k++) {
+		sim_comp *c = &e->comps[k];
+		if (c->ops->finish)
+			c->ops->finish(c, c->state);
+	}
+	sim_rank_info mine = {
+		.events = e->events, .windows = e->windows, .remote_out = e->remote_out,
+		.components = e->nlocal, .peak_rss = peak_rss_bytes(),
+		.peak_events = e->pool.peak, .loop_s = e->loop_s, .wait_s = e->wait_s,
+		.sim_time = e->last_time,
+	};
+	size_t len, *lens = e->rank == 0 ? xcalloc((size_t)e->nranks, sizeof(*lens)) : NULL;
+	void *buf = stats_pack(&e->stats, &len);
+	int rc = 0;
+
+	if (e->nranks == 1) {
+		rc = stats_table_add(table, buf, len, err);
+		info[0] = mine;
+	} else {
+		char *all = xport_gather(buf, len, lens);
+		size_t *ilens = e->rank == 0 ? xcalloc((size_t)e->nranks, sizeof(*ilens)) : NULL;
+		sim_rank_info *infos = xport_gather(&mine, sizeof(mine), ilens);
+		if (e->rank == 0) {
+			size_t off = 0;
+			for (int r = 0; r < e->nranks && !rc; r++) {
+				rc = stats_table_add(table, all + off, lens[r], err);
+				off += lens[r];
+			}
+			for (int r = 0; r < e->nranks; r++)
+				info[r] = infos[r];
+		}
+		free(all);
+		free(infos);
+		free(ilens);
+	}
+	if (e->rank == 0 && !rc)
+		rc = stats_table_sort(table, err);
+	free(buf);
+	free(lens);
+	return rc;
+}

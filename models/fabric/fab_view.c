@@ -1,0 +1,129 @@
+/*
+ * models/fabric/fab_view.c - the component models' read-only view of the
+ * fabric (contract in fab_view.h), answered from the builder's structures
+ * (fab_int.h).
+ */
+#include "models/fabric/fab_view.h"
+
+#include "models/fabric/fab_int.h"
+
+const fab_view *fab_view_of(const sim_comp *c)
+{
+	return sim_system(c);
+}
+
+/* The node of component @comp, which must be one (not a bus). */
+static const fab_node *node_of(const fab_view *v, uint32_t comp)
+{
+	uint32_t n = fab_node_of(v, comp);
+
+	CXL_ASSERT(n != UINT32_MAX);
+	return &v->node[n];
+}
+
+uint32_t fab_view_kind(const fab_view *v, uint32_t comp)
+{
+	uint32_t n = fab_node_of(v, comp);
+
+	CXL_ASSERT(comp < v->ncomp);
+	return n != UINT32_MAX ? v->node[n].kind : FAB_BUS;
+}
+
+unsigned fab_view_roles(const fab_view *v, uint32_t comp)
+{
+	return fab_kinds[fab_view_kind(v, comp)].roles;
+}
+
+uint16_t fab_view_pbr(const fab_view *v, uint32_t comp)
+{
+	return fab_node_of(v, comp) == UINT32_MAX ? FAB_NO_PBR : node_of(v, comp)->pbr;
+}
+
+uint32_t fab_view_comp_of_pbr(const fab_view *v, uint16_t pbr)
+{
+	CXL_ASSERT(pbr < v->npbr);
+	return v->node[v->pbr_node[pbr]].comp;
+}
+
+uint32_t fab_view_requester_index(const fab_view *v, uint32_t comp)
+{
+	const fab_node *nd = node_of(v, comp);
+
+	CXL_ASSERT(fab_has(nd, FAB_ROLE_REQUESTER));
+	return nd->req_index;
+}
+
+/* The node across port @port of endpoint @comp. */
+static const fab_node *peer_of(const fab_view *v, uint32_t comp, uint32_t port)
+{
+	uint32_t n = fab_node_of(v, comp);
+
+	CXL_ASSERT(n != UINT32_MAX && fab_is_endpoint(&v->node[n]) && port < v->node[n].nports);
+	return &v->node[fab_peer(v, n, port)];
+}
+
+unsigned fab_view_peer_roles(const fab_view *v, uint32_t comp, uint32_t port)
+{
+	return fab_kinds[peer_of(v, comp, port)->kind].roles;
+}
+
+uint16_t fab_view_peer_pbr(const fab_view *v, uint32_t comp, uint32_t port)
+{
+	return peer_of(v, comp, port)->pbr;
+}
+
+uint32_t fab_view_ntargets(const fab_view *v)
+{
+	return v->nmem;
+}
+
+uint32_t fab_view_switched_targets(const fab_view *v)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < v->nmem; i++)
+		k += fab_has(&v->node[fab_peer(v, v->pbr_node[v->mem_pbr[i]], 0)], FAB_ROLE_SWITCH);
+	return k;
+}
+
+uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out)
+{
+	const fab_node *peer = peer_of(v, comp, 0);
+	uint32_t k = 0, s;
+
+	if (fab_has(peer, FAB_ROLE_TARGET)) {
+		out[0] = peer->pbr;
+		return 1;
+	}
+	s = fab_has(peer, FAB_ROLE_SWITCH) ? v->route.sw_of[peer - v->node] : UINT32_MAX;
+	for (uint32_t m = 0; s != UINT32_MAX && m < v->nmem; m++) {
+		uint32_t n;
+		fab_route_ports(&v->route, s, v->mem_pbr[m], &n);
+		if (n)
+			out[k++] = v->mem_pbr[m];
+	}
+	return k;
+}
+
+uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr)
+{
+	CXL_ASSERT(pbr < v->npbr);
+	return fab_route_len(v, fab_node_of(v, comp), v->pbr_node[pbr]);
+}
+
+void fab_view_switch_of(const fab_view *v, uint32_t comp, fab_view_switch *out)
+{
+	uint32_t n = fab_node_of(v, comp);
+	const fab_node *nd = node_of(v, comp);
+
+	CXL_ASSERT(fab_has(nd, FAB_ROLE_SWITCH));
+	*out = (fab_view_switch){ .route = &v->route, .index = v->route.sw_of[n],
+				  .ports = nd->nports, .slices = fab_slices(nd),
+				  .slice = comp - nd->comp };
+}
+
+uint32_t fab_view_bus_slowdown(const fab_view *v, uint32_t comp)
+{
+	CXL_ASSERT(comp < v->ncomp && v->conn_of_comp[comp] != UINT32_MAX);
+	return fab_is_trunk(v, v->conn_of_comp[comp]) ? v->trunk_slowdown : 1;
+}
