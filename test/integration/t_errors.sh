@@ -68,3 +68,19 @@ test_no_system() {
 	printf 'simulation = { end = "1us"; };\n' > bad.cfg
 	expect_error 2 'bad.cfg: no system to simulate' bad.cfg
 }
+
+# --check runs every validation a run does (every component's init), so a
+# config that --check accepts starts: each of these fails in --check alone,
+# on 1 and on 2 ranks, with one line and exit 2.
+check_rejects() {
+	local n=$1
+	expect_error "$n" '--set bus.lanes=12: bus.lanes: 12 lanes is not a power of two' \
+		--check "$CONFIGS/spine_leaf.cfg" --set bus.lanes=12 || return 1
+	expect_error "$n" '--set memory.dram.tRCD=20: memory.dram.tRCD: applies to a DDR preset only' \
+		--check "$CONFIGS/spine_leaf.cfg" --set memory.dram.tRCD=20 || return 1
+	expect_error "$n" '--set workload.footprint=32: workload.footprint: 32 is out of range' \
+		--check "$CONFIGS/spine_leaf.cfg" --set workload.footprint=32 || return 1
+	expect_error "$n" '--set workload.trace=missing.cxt: workload.trace: missing.cxt: cannot open' \
+		--check "$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=missing.cxt
+}
+test_check_runs_every_validation() { check_rejects 1 && check_rejects 2; }
