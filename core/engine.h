@@ -28,7 +28,9 @@ typedef struct sim_opts sim_opts;
 struct sim_opts {
 	int rank, nranks;  /* this rank, ranks in the job */
 	uint64_t seed;     /* run seed (RNG streams) */
-	sim_time end;      /* events at time >= end are not executed */
+	sim_time end;      /* simulation.end: the progress line's 100 % */
+	sim_time drain;    /* events at time >= end + drain are not executed; a run
+			      with no event left stops earlier (0: stop at end) */
 	int progress;      /* 1: rank 0 prints a progress line at most once a second */
 	const void *system; /* the builder's description, handed to models (sim_system) */
 };

@@ -335,6 +335,7 @@ static int simulate(app *a, cxl_err *err)
 		.rank = a->rank, .nranks = a->nranks,
 		.seed = (uint64_t)cfg_int(a->cf, "simulation.seed"),
 		.end = cfg_time(a->cf, "simulation.end"),
+		.drain = a->sys->drain ? a->sys->drain(a->cf) : 0,
 		.progress = !a->opt.quiet && (a->opt.progress == 1 ||
 					      (a->opt.progress == -1 && isatty(2))),
 		.system = a->sys_data,
@@ -358,6 +359,8 @@ static int simulate(app *a, cxl_err *err)
 		rc = write_outputs(a, e, &table, info, err);
 		if (!rc && !a->opt.quiet)
 			print_done(a, info);
+		if (!rc && !a->opt.quiet && a->sys->report)
+			a->sys->report(a->cf, &a->g, &table, stdout, stderr);
 	}
 	stats_set_free(&table);
 	sim_engine_destroy(e);

@@ -215,6 +215,7 @@ void sim_engine_destroy(sim_engine *e)
 	free(e->comps);
 	free(e->local);
 	free(e->ports);
+	free(e->work_done);
 	free(e);
 }
 
@@ -314,6 +315,18 @@ uint64_t *sim_stat_counter(sim_comp *c, const char *name)
 stats_hist *sim_stat_hist(sim_comp *c, const char *name)
 {
 	return stats_histogram(&c->eng->stats, c->stats_index, name);
+}
+
+void sim_progress_work(sim_comp *c, const uint64_t *done, uint64_t total)
+{
+	sim_engine *e = c->eng;
+
+	if (e->nwork == e->cap_work) {
+		e->cap_work = e->cap_work ? 2 * e->cap_work : 16;
+		e->work_done = xrealloc(e->work_done, e->cap_work * sizeof(*e->work_done));
+	}
+	e->work_done[e->nwork++] = done;
+	e->work_total += total;
 }
 
 uint32_t sim_ncomp(const sim_comp *c)

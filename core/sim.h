@@ -110,6 +110,15 @@ void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay);
 uint64_t *sim_stat_counter(sim_comp *c, const char *name);
 stats_hist *sim_stat_hist(sim_comp *c, const char *name);
 
+/**
+ * sim_progress_work - the progress line may also count work: *@done (a
+ * counter the component keeps, e.g. requests issued) grows to @total by
+ * the end.  Rank 0's progress then shows the larger of the time and work
+ * fractions (its own components' work only: a hint, never a result).
+ * Call in init; @done must live until the run ends.
+ */
+void sim_progress_work(sim_comp *c, const uint64_t *done, uint64_t total);
+
 /* sim_ncomp - number of components in the whole system (all ranks). */
 uint32_t sim_ncomp(const sim_comp *c);
 

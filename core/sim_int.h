@@ -44,6 +44,9 @@ struct sim_engine {
 	sim_hook_fn *after_event; /* debug hook after every event, NULL if none */
 	sim_hook_fn *before_finish; /* hook before the finish hooks, NULL if none */
 	sim_comp *hook_comp;     /* the component that set the hooks */
+	const uint64_t **work_done; /* progress: counters of work done (sim_progress_work) */
+	uint64_t work_total;     /* progress: the work those counters reach at the end */
+	uint32_t nwork, cap_work; /* entries of work_done, capacity */
 };
 
 /* Events between two looks at the wall clock for the progress line. */

@@ -3,7 +3,11 @@
  * window loop (core/sync.c) that it watches:
  *   - the progress line: rank 0 prints at most once a second (when
  *     enabled), from its own clock, checked every SIM_PROGRESS_MASK+1
- *     events by the dispatch loop - no communication;
+ *     events by the dispatch loop - no communication.  Done is the larger
+ *     of simulated time / simulation.end and the work its components
+ *     registered (sim_progress_work: requests issued / to issue), so a run
+ *     that stops after a number of requests long before its end still gets
+ *     an ETA; after simulation.end it says it is draining;
  *   - collection at the end: the finish hooks, then every rank's
  *     statistics and rank figures (events, windows, peak RSS, MPI wait)
  *     gathered to rank 0 through the transport and merged in component-id
@@ -24,10 +28,21 @@ void sim__progress(sim_engine *e)
 	if (now - e->progress_last < 1.0)
 		return;
 	e->progress_last = now;
-	double frac = (double)e->now / (double)e->opt.end;
-	double el = now - e->run_start;
+	double frac = (double)e->now / (double)e->opt.end, el = now - e->run_start;
+	uint64_t done = 0;
 	char ts[STIME_FMT_LEN], te[STIME_FMT_LEN];
-	fprintf(stderr, "cxlfab: sim %s / %s (%.1f%%), %.2f M ev/s on rank 0, ETA %.0f s\n",
+
+	for (uint32_t k = 0; k < e->nwork; k++)
+		done += *e->work_done[k];
+	if (e->work_total && (double)done / (double)e->work_total > frac)
+		frac = (double)done / (double)e->work_total;
+	if (e->now >= e->opt.end) {
+		fprintf(stderr, "cxlfab: sim %s, draining after the end (%s): answering the "
+			"requests in flight, %.2f M ev/s on rank 0\n", stime_format(e->now, ts),
+			stime_format(e->opt.end, te), (double)e->events / el / 1e6);
+		return;
+	}
+	fprintf(stderr, "cxlfab: sim %s / %s (%.1f%% done), %.2f M ev/s on rank 0, ETA %.0f s\n",
 		stime_format(e->now, ts), stime_format(e->opt.end, te), 100.0 * frac,
 		(double)e->events / el / 1e6, frac > 0 ? el * (1 - frac) / frac : 0.0);
 }

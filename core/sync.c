@@ -18,6 +18,11 @@
  * With one rank there is no collective and no exchange: L is infinite and
  * the loop runs once, straight to the end.
  *
+ * The end is simulation.end plus the drain the system asks for (a fabric
+ * lets the requests in flight at simulation.end finish; its requesters
+ * issue nothing after it): the loop stops at end + drain, or earlier when no
+ * rank has an event left (T is then SIM_TIME_MAX).
+ *
  * Only the loop lives here; the bookkeeping around it (progress lines,
  * statistics collection, peak RSS) is core/sim_report.c's.
  */
@@ -42,15 +47,16 @@ static sim_time window_start(sim_engine *e)
 
 void sim_engine_run(sim_engine *e)
 {
+	sim_time stop = stime_add_sat(e->opt.end, e->opt.drain);
+
 	e->run_start = e->progress_last = sim__wall();
 	e->show_progress = e->opt.progress && e->rank == 0;
-
 	for (;;) {
 		sim_time t = window_start(e);
-		if (t >= e->opt.end)
+		if (t >= stop)
 			break;
 		sim_time until = stime_add_sat(t, e->lookahead);
-		sim__process(e, until < e->opt.end ? until : e->opt.end);
+		sim__process(e, until < stop ? until : stop);
 		e->windows++;
 	}
 	e->loop_s = sim__wall() - e->run_start;

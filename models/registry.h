@@ -28,6 +28,7 @@
 #include "core/graph.h"
 #include "core/json.h"
 #include "core/stats.h"
+#include "core/stime.h"
 
 typedef size_t sys_schemas_fn(const cfg_schema **out, size_t cap);
 typedef int sys_build_fn(const cfg *cf, sim_graph *g, void **sys, cxl_err *err);
@@ -36,6 +37,9 @@ typedef void sys_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *
 typedef void sys_describe_fn(const void *sys, FILE *out);
 typedef void sys_free_fn(void *sys);
 typedef uint64_t sys_checksum_fn(const void *sys);
+typedef sim_time sys_drain_fn(const cfg *cf);
+typedef void sys_report_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
+			   FILE *out, FILE *warn);
 
 typedef struct sys_builder sys_builder;
 struct sys_builder {
@@ -51,6 +55,10 @@ struct sys_builder {
 	sys_free_fn *free_sys;     /* optional: frees what build() put in *sys */
 	sys_checksum_fn *checksum; /* optional: digest of the description (the
 				      routing tables), compared across ranks by --check */
+	sys_drain_fn *drain;       /* optional: how long after simulation.end the run may
+				      go on so that work in flight finishes (NULL: 0) */
+	sys_report_fn *report;     /* optional, rank 0: a few lines of results after the run
+				      to out, warnings to warn (either NULL: none) */
 	const char *not_runnable;  /* NULL, or why this system cannot be simulated yet */
 };
 

@@ -46,6 +46,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/cfg.h"
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
@@ -187,7 +188,11 @@ int64_t fab_bisection(const fabric *f);
 void fab_describe(const fabric *f, FILE *out);
 
 /* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
-void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w);
+void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table, json_w *w);
+
+/* fab_report - the end-of-run lines to @out, warnings to @warn (either NULL: none). */
+void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE *out,
+		FILE *warn);
 
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);

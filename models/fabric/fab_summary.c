@@ -3,11 +3,17 @@
  * binding keys), from the merged statistics table only (so it is
  * byte-identical for any rank count):
  *
- *   requests, reads, writes     measured (after warm-up) requests
- *   bytes                       data bytes moved (64 per request)
- *   bandwidth_GBps              bytes / (last measured response - first
- *                               measured issue), over all requesters
- *   latency_ns                  {mean, p50, p99, max} of every request,
+ *   requests, reads, writes     measured requests: issued inside the
+ *                               measurement window (fab_window.c), after
+ *                               each requester's first workload.warmup
+ *   bytes                       their data bytes (64 per request)
+ *   bandwidth_GBps              data delivered inside the window / its
+ *                               length (fab_window.c), over all requesters
+ *   window, in_flight_at_end,   the window and what it left in flight, the
+ *   unanswered, offered_GBps,   offered load and the throughput's share of
+ *   offered_fraction,           it, per-requester throughput, warnings
+ *   requester_GBps, warnings    (fab_window.c)
+ *   latency_ns                  {mean, p50, p99, max} of every measured request,
  *   read, write                 and the same per kind ({requests, latency_ns})
  *   hops_mean                   buses crossed per request, both ways
  *   latency_by_hops             {"<buses crossed, both ways>": {requests,
@@ -28,28 +34,13 @@
  *                               blocks evicted, requests that snooped owners
  */
 #include "models/fabric/fab_int.h"
+#include "models/fabric/fab_sum_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sim.h"
-
-#define FAB_SUM_HOPS 32 /* as REQ_HOP_NAMES in req.c: lat_hops_00 .. lat_hops_62 */
-
-typedef struct totals totals;
-struct totals {
-	uint64_t reads, writes, bytes, hops_sum, issued, completed;
-	uint64_t t_first, t_last;     /* ps */
-	stats_hist rd, wr, all;       /* latency, ps */
-	stats_hist hops[FAB_SUM_HOPS + 1]; /* latency by round-trip buses / 2; last: more */
-	uint64_t wire, payload;       /* bus bytes */
-	double util_sum, util_max;    /* over bus directions */
-	uint64_t ndir;                /* bus directions that moved data */
-	int coherent;                 /* some memory device has a DCOH */
-	uint64_t bisnp, birsp, evictions, conflicts; /* over the DCOHs */
-	uint64_t hits, misses, writebacks;           /* over the requesters' caches */
-};
 
 static void latency(json_w *w, const stats_hist *h);
 
@@ -76,7 +67,7 @@ static void merge_hist(stats_hist *dst, const stats_comp *c, const char *name)
 		stats_hist_merge(dst, &e->h);
 }
 
-static void add_requester(totals *t, const stats_comp *c)
+static void add_requester(fab_totals *t, const stats_comp *c)
 {
 	t->reads += counter(c, "reads");
 	t->writes += counter(c, "writes");
@@ -101,7 +92,7 @@ static void add_requester(totals *t, const stats_comp *c)
 }
 
 /* latency_by_hops: {"<round-trip buses>": {requests, latency_ns}, ...}, ascending. */
-static void by_hops(json_w *w, const totals *t)
+static void by_hops(json_w *w, const fab_totals *t)
 {
 	char key[16];
 
@@ -124,7 +115,7 @@ static void by_hops(json_w *w, const totals *t)
 }
 
 /* One transmitter's utility: busy / span, if it moved data. */
-static void add_util(totals *t, uint64_t busy, uint64_t wire, sim_time span)
+static void add_util(fab_totals *t, uint64_t busy, uint64_t wire, sim_time span)
 {
 	if (!wire || !span)
 		return;
@@ -135,7 +126,7 @@ static void add_util(totals *t, uint64_t busy, uint64_t wire, sim_time span)
 }
 
 /* A bus: full duplex has a transmitter per direction, half duplex one. */
-static void add_bus(totals *t, const stats_comp *c, sim_time span, int half)
+static void add_bus(fab_totals *t, const stats_comp *c, sim_time span, int half)
 {
 	uint64_t busy[2] = { counter(c, "busy_ps_d0"), counter(c, "busy_ps_d1") };
 	uint64_t wire[2] = { counter(c, "wire_bytes_d0"), counter(c, "wire_bytes_d1") };
@@ -171,7 +162,7 @@ static void kind(json_w *w, const char *key, uint64_t n, const stats_hist *h)
 }
 
 /* The DCOH counters of memory component @c (a device without one has none). */
-static void add_memory(totals *t, const stats_comp *c)
+static void add_memory(fab_totals *t, const stats_comp *c)
 {
 	if (!stats_get(c, "bisnp"))
 		return;
@@ -182,16 +173,15 @@ static void add_memory(totals *t, const stats_comp *c)
 	t->conflicts += counter(c, "conflicts");
 }
 
-static void write_totals(json_w *w, const totals *t)
+static void write_totals(json_w *w, const fab_totals *t)
 {
-	uint64_t n = t->reads + t->writes;
-	sim_time span = t->t_last > t->t_first ? t->t_last - t->t_first : 0;
+	uint64_t n = t->reads + t->writes, span = t->w1 - t->w0;
 
 	json_kv_u64(w, "requests", n);
 	json_kv_u64(w, "reads", t->reads);
 	json_kv_u64(w, "writes", t->writes);
 	json_kv_u64(w, "bytes", t->bytes);
-	json_kv_dbl(w, "bandwidth_GBps", span ? (double)t->bytes * 1e3 / (double)span : 0.0);
+	json_kv_dbl(w, "bandwidth_GBps", span ? (double)t->win_bytes * 1e3 / (double)span : 0.0);
 	latency(w, &t->all);
 	kind(w, "read", t->reads, &t->rd);
 	kind(w, "write", t->writes, &t->wr);
@@ -199,6 +189,7 @@ static void write_totals(json_w *w, const totals *t)
 	by_hops(w, t);
 	json_kv_u64(w, "issued", t->issued);
 	json_kv_u64(w, "completed", t->completed);
+	fab__window_json(w, t);
 	json_key(w, "buses");
 	json_obj_inline(w);
 	json_kv_dbl(w, "utility_mean", t->ndir ? t->util_sum / (double)t->ndir : 0.0);
@@ -221,36 +212,64 @@ static void write_totals(json_w *w, const totals *t)
 	}
 }
 
-void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w)
+/*
+ * fab__totals_gather - every figure of the summary from the merged table
+ * @table of graph @g (config @cf); free with fab__totals_free().
+ */
+void fab__totals_gather(fab_totals *t, const cfg *cf, const sim_graph *g,
+			const stats_set *table)
 {
-	totals t = { .t_first = UINT64_MAX };
-
-	stats_hist_init(&t.rd);
-	stats_hist_init(&t.wr);
-	stats_hist_init(&t.all);
+	*t = (fab_totals){ .t_first = UINT64_MAX };
+	stats_hist_init(&t->rd);
+	stats_hist_init(&t->wr);
+	stats_hist_init(&t->all);
 	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
-		stats_hist_init(&t.hops[k]);
+		stats_hist_init(&t->hops[k]);
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
 		unsigned roles = roles_of(g, c->id);
 		if (roles & FAB_ROLE_REQUESTER) {
-			add_requester(&t, c);
-			t.hits += counter(c, "hits");
-			t.misses += counter(c, "misses");
-			t.writebacks += counter(c, "writebacks");
+			add_requester(t, c);
+			fab__window_add_requester(t, c);
+			t->hits += counter(c, "hits");
+			t->misses += counter(c, "misses");
+			t->writebacks += counter(c, "writebacks");
 		} else if (roles & FAB_ROLE_TARGET) {
-			add_memory(&t, c);
+			add_memory(t, c);
 		}
 	}
 	for (size_t i = 0; i < table->n; i++) /* buses after: their span ends at t_last */
 		if (roles_of(g, table->c[i].id) & FAB_ROLE_BUS)
-			add_bus(&t, &table->c[i], t.t_last, half_duplex);
-	stats_hist_merge(&t.all, &t.rd);
-	stats_hist_merge(&t.all, &t.wr);
-	write_totals(w, &t);
-	stats_hist_free(&t.rd);
-	stats_hist_free(&t.wr);
-	stats_hist_free(&t.all);
+			add_bus(t, &table->c[i], t->t_last, cfg_enum(cf, "bus.duplex") == 1);
+	stats_hist_merge(&t->all, &t->rd);
+	stats_hist_merge(&t->all, &t->wr);
+	fab__window_finish(t, cf, g, table);
+}
+
+void fab__totals_free(fab_totals *t)
+{
+	stats_hist_free(&t->rd);
+	stats_hist_free(&t->wr);
+	stats_hist_free(&t->all);
 	for (unsigned k = 0; k <= FAB_SUM_HOPS; k++)
-		stats_hist_free(&t.hops[k]);
+		stats_hist_free(&t->hops[k]);
+}
+
+void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table, json_w *w)
+{
+	fab_totals t;
+
+	fab__totals_gather(&t, cf, g, table);
+	write_totals(w, &t);
+	fab__totals_free(&t);
+}
+
+void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE *out,
+		FILE *warn)
+{
+	fab_totals t;
+
+	fab__totals_gather(&t, cf, g, table);
+	fab__report(&t, out, warn);
+	fab__totals_free(&t);
 }

@@ -65,6 +65,10 @@ static const cfg_key fab_keys[] = {
 	{ "link.latency", CFG_TIME, "25ns", "1ps", NULL, NULL,
 	  "port-to-port latency of every link (node to bus and bus to node; ESF's PCIe port "
 	  "latency); link.overrides match bus names and set both links of the bus" },
+	{ "simulation.drain", CFG_TIME, "100us", "0ps", NULL, NULL,
+	  "after simulation.end nothing new is issued and the run goes on until the requests in "
+	  "flight are answered, for at most this long (their latency is measured; a request "
+	  "still open then is reported)" },
 	{ "partition.lookahead_floor", CFG_TIME, "1ns", "0ps", NULL, NULL,
 	  "metis never cuts a link shorter than this (0ps: any link may be cut)" },
 };
@@ -406,9 +410,19 @@ static uint64_t checksum(const void *sys)
 	return fab_route_checksum(&f->route);
 }
 
+static sim_time drain(const cfg *cf)
+{
+	return cfg_time(cf, "simulation.drain");
+}
+
 static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)
 {
-	fab_write_summary(g, t, cfg_enum(cf, "bus.duplex") == 1, w);
+	fab_write_summary(cf, g, t, w);
+}
+
+static void report(const cfg *cf, const sim_graph *g, const stats_set *t, FILE *out, FILE *warn)
+{
+	fab_report(cf, g, t, out, warn);
 }
 
 const sys_builder sys_fabric = {
@@ -422,4 +436,6 @@ const sys_builder sys_fabric = {
 	.dot = dot,
 	.free_sys = free_sys,
 	.checksum = checksum,
+	.drain = drain,
+	.report = report,
 };

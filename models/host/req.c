@@ -30,13 +30,24 @@
  * Caching and coherence (host.cache.*, BISnp/BIRsp): req_coh.c.  Hits
  * count as requests like the rest (their latency is the cache's).
  *
+ * Measurement (models/host/README.md "Measurement"): the window runs from
+ * simulation.warmup to simulation.end.  Nothing is issued at or after
+ * simulation.end; requests in flight then are still answered (the run
+ * drains, fab_sys.c), so the latency of every request issued inside the
+ * window is measured, and throughput counts the data delivered inside it.
+ *
  * Statistics: reads, writes, bytes (data bytes moved), lat_read_ps and
  * lat_write_ps histograms, lat_hops_NN histograms (latency of requests
  * whose round trip crossed NN buses), hops_sum (buses crossed), t_first_ps
- * / t_last_ps (first measured issue, last measured response) - all after
- * the first `workload.warmup` requests and those issued before
- * `simulation.warmup` (both apply); issued, completed,
- * outstanding_at_end and credits_held (finish) for conservation checks.
+ * / t_last_ps (first measured issue, last measured response) - all of the
+ * requests issued inside the window and after the first `workload.warmup`
+ * ones; window_bytes and window_completed (requests of any issue time
+ * answered inside the window: the throughput), drained (answered after
+ * simulation.end, so in flight at the window's end), t_done_ps (last
+ * answer of any request), cut_by_end (1: simulation.end stopped it with
+ * requests left), offered_interval_ps (the issue interval it tries to
+ * keep; 0: as fast as it can); issued, completed, outstanding_at_end and
+ * credits_held (finish) for conservation checks.
  */
 #include "models/host/req.h"
 
@@ -122,6 +133,12 @@ static void register_stats(sim_comp *c, req *r)
 	r->completed = sim_stat_counter(c, "completed");
 	r->out_end = sim_stat_counter(c, "outstanding_at_end");
 	r->credits_end = sim_stat_counter(c, "credits_held");
+	r->win_bytes = sim_stat_counter(c, "window_bytes");
+	r->win_done = sim_stat_counter(c, "window_completed");
+	r->drained = sim_stat_counter(c, "drained");
+	r->t_done = sim_stat_counter(c, "t_done_ps");
+	r->cut = sim_stat_counter(c, "cut_by_end");
+	r->offered_ps = sim_stat_counter(c, "offered_interval_ps");
 	r->lat_read = sim_stat_hist(c, "lat_read_ps");
 	r->lat_write = sim_stat_hist(c, "lat_write_ps");
 }
@@ -158,6 +175,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
 	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");
 	r->warmup_time = cfg_time(cf, "simulation.warmup");
+	r->end = cfg_time(cf, "simulation.end");
 	r->queue = (uint32_t)cfg_int(cf, "workload.queue");
 	r->pattern = cfg_enum(cf, "workload.pattern");
 	r->read_ratio = cfg_float(cf, "workload.read_ratio");
@@ -178,6 +196,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		r->free_slot[r->nfree++] = r->queue - 1 - k;
 	register_stats(c, r);
 	register_hops(c, r);
+	*r->offered_ps = r->requests && r->pattern != PAT_TRACE ? r->interval : 0;
+	sim_progress_work(c, &r->issued, r->requests);
 	if ((rc = req__coh_init(c, r, cf, err)))
 		return rc;
 	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
@@ -270,12 +290,16 @@ static void issue_one(sim_comp *c, req *r)
 	sim_send_port(c, ev, 0, r->latency);
 }
 
-/* Issue while the queue, the interval and the bus's credits allow. */
+/* Issue while the window, the queue, the interval and the bus's credits allow. */
 static void try_issue(sim_comp *c, req *r)
 {
 	while (r->issued < r->requests && r->outstanding < r->queue && !r->wb_n) {
-		if (r->next_read < 0 && !draw_next(c, r))
+		if (sim_now(c) >= r->end)
+			return; /* the window is over: drain */
+		if (r->next_read < 0 && !draw_next(c, r)) {
+			r->exhausted = 1; /* the trace ended */
 			return;
+		}
 		if (sim_now(c) < r->next_issue) {
 			if (!r->timer_armed) {
 				cxl_event *t = sim_event_new(c);
@@ -297,8 +321,15 @@ static void try_issue(sim_comp *c, req *r)
 static void complete(sim_comp *c, req *r, uint32_t k, uint8_t hops)
 {
 	req_slot *s = &r->slot[k];
+	sim_time now = sim_now(c);
 
 	(*r->completed)++;
+	*r->t_done = now;
+	if (now >= r->warmup_time && now < r->end) {
+		*r->win_bytes += CXL_LINE;
+		(*r->win_done)++;
+	}
+	*r->drained += now >= r->end;
 	if (s->index >= r->warmup && s->issue >= r->warmup_time) {
 		sim_time lat = sim_now(c) - s->issue;
 		uint32_t h = hops / 2 < REQ_HOP_NAMES ? hops / 2 : REQ_HOP_NAMES;
@@ -365,6 +396,7 @@ static void req_finish(sim_comp *c, void *state)
 
 	*r->out_end = r->outstanding;
 	*r->credits_end = cxl_credits_total(&r->cr);
+	*r->cut = r->issued < r->requests && !r->exhausted;
 	req__coh_finish(c, r);
 	req__trace_finish(r);
 	free(r->targets);

@@ -49,7 +49,10 @@ struct req {
 	cxl_credits cr;           /* credits towards the bus */
 	uint64_t requests;        /* to issue in total */
 	uint64_t warmup;          /* first requests not measured */
-	sim_time warmup_time;     /* requests issued before this are not measured, ps */
+	sim_time warmup_time;     /* requests issued before this are not measured, ps;
+				     the measurement window starts here */
+	sim_time end;             /* simulation.end: the window ends, nothing is issued
+				     at or after it (the run drains), ps */
 	int measuring;            /* 1 once a measured request was issued */
 	uint64_t issued;          /* issued so far */
 	uint32_t queue;           /* slots: outstanding limit */
@@ -68,6 +71,7 @@ struct req {
 	int next_read;            /* drawn kind of the next request: -1 none, 0 write, 1 read */
 	uint64_t next_line;       /* drawn line of the next request (within the footprint) */
 	int timer_armed;          /* an REQ_EV_ISSUE is pending */
+	int exhausted;            /* the trace ended: no request is left to draw */
 	uint64_t hot_lines;       /* hotcold: lines of the hot set (the first ones) */
 	double hot_fraction;      /* hotcold: share of requests to the hot set */
 	/* trace replay (req_trace.c) */
@@ -90,6 +94,7 @@ struct req {
 	uint64_t *issued_c, *completed, *out_end, *credits_end;
 	uint64_t *hits, *misses, *wbs, *bisnp, *birsp_c, *birsp_dirty, *snoop_inval;
 	uint64_t *waiting_end, *cached_end;
+	uint64_t *win_bytes, *win_done, *drained, *t_done, *cut, *offered_ps;
 	stats_hist *lat_read, *lat_write;
 	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
 };
