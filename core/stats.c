@@ -7,7 +7,9 @@
  *     per entry:   u16 namelen, name bytes, u8 kind,
  *                  counter: u64 value
  *                  hist:    u64 count, sum, min, max, u32 nnz,
- *                           nnz x (u32 bucket, u64 count)
+ *                           nnz x (u32 bucket, u64 count), buckets
+ *                           strictly ascending, counts > 0 adding up to
+ *                           count (the directory and pages are not sent)
  */
 #include "core/stats.h"
 
@@ -40,29 +42,100 @@ void stats_hist_init(stats_hist *h)
 
 void stats_hist_free(stats_hist *h)
 {
-	free(h->b);
+	for (uint32_t k = 0; k < h->npages; k++)
+		free(h->page[k]);
+	free(h->page);
 	stats_hist_init(h);
 }
 
-void stats__hist_grow(stats_hist *h, uint32_t idx)
+/* Counters of page number @pg, or NULL if it was never touched. */
+static const uint64_t *page_of(const stats_hist *h, uint32_t pg)
 {
-	uint32_t nb = h->nb ? h->nb : 64;
+	uint32_t k = pg - h->base;
 
-	while (nb <= idx)
-		nb *= 2;
-	h->b = xrealloc(h->b, nb * sizeof(*h->b));
-	memset(h->b + h->nb, 0, (nb - h->nb) * sizeof(*h->b));
-	h->nb = nb;
+	return k < h->npages ? h->page[k] : NULL;
+}
+
+/* Widen the directory of @h to cover page number @pg, whole powers of two. */
+static void directory_cover(stats_hist *h, uint32_t pg)
+{
+	uint32_t lo = pg & ~(STATS_PAGES_PER_POW2 - 1), hi = lo + STATS_PAGES_PER_POW2;
+
+	if (h->npages) {
+		lo = h->base < lo ? h->base : lo;
+		hi = h->base + h->npages > hi ? h->base + h->npages : hi;
+	}
+	uint64_t **dir = xcalloc(hi - lo, sizeof(*dir));
+	if (h->npages)
+		memcpy(dir + (h->base - lo), h->page, h->npages * sizeof(*dir));
+	free(h->page);
+	h->page = dir;
+	h->base = lo;
+	h->npages = hi - lo;
+}
+
+/**
+ * stats__hist_counter - the counter of bucket @i of @h, allocating its page
+ * (and widening the directory) on first touch.  stats_hist_add()'s slow path;
+ * also used by merge and unpack.  @i must be below STATS_NBUCKETS.
+ */
+uint64_t *stats__hist_counter(stats_hist *h, uint32_t i)
+{
+	uint32_t pg = i >> STATS_PAGE_BITS;
+
+	if (pg - h->base >= h->npages)
+		directory_cover(h, pg);
+	uint64_t **slot = &h->page[pg - h->base];
+	if (!*slot)
+		*slot = xcalloc(STATS_PAGE, sizeof(**slot));
+	return &(*slot)[i & (STATS_PAGE - 1)];
+}
+
+uint64_t stats_hist_at(const stats_hist *h, uint32_t i)
+{
+	const uint64_t *p = page_of(h, i >> STATS_PAGE_BITS);
+
+	return p ? p[i & (STATS_PAGE - 1)] : 0;
+}
+
+uint32_t stats_hist_next(const stats_hist *h, uint32_t i)
+{
+	if (i < h->base * STATS_PAGE)
+		i = h->base * STATS_PAGE;
+	while (i < (h->base + h->npages) * STATS_PAGE) {
+		const uint64_t *p = h->page[(i >> STATS_PAGE_BITS) - h->base];
+		if (!p) {
+			i = (i | (STATS_PAGE - 1)) + 1;
+			continue;
+		}
+		if (p[i & (STATS_PAGE - 1)])
+			return i;
+		i++;
+	}
+	return STATS_NBUCKETS;
+}
+
+uint32_t stats_hist_pages(const stats_hist *h)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < h->npages; k++)
+		n += h->page[k] != NULL;
+	return n;
 }
 
 void stats_hist_merge(stats_hist *dst, const stats_hist *src)
 {
 	if (!src->count)
 		return;
-	if (src->nb > dst->nb)
-		stats__hist_grow(dst, src->nb - 1);
-	for (uint32_t i = 0; i < src->nb; i++)
-		dst->b[i] += src->b[i];
+	for (uint32_t k = 0; k < src->npages; k++) {
+		const uint64_t *s = src->page[k];
+		if (!s)
+			continue;
+		uint64_t *d = stats__hist_counter(dst, (src->base + k) << STATS_PAGE_BITS);
+		for (uint32_t j = 0; j < STATS_PAGE; j++)
+			d[j] += s[j];
+	}
 	dst->count += src->count;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
@@ -71,17 +144,26 @@ void stats_hist_merge(stats_hist *dst, const stats_hist *src)
 		dst->max = src->max;
 }
 
+/* Midpoint of bucket @i, clamped to the exact [min, max] of @h. */
+static uint64_t bucket_mid(const stats_hist *h, uint32_t i)
+{
+	uint64_t lo = stats_bucket_low(i), hi = stats_bucket_high(i);
+	uint64_t mid = lo + (hi - lo) / 2;
+
+	return mid < h->min ? h->min : mid > h->max ? h->max : mid;
+}
+
 uint64_t stats_hist_quantile(const stats_hist *h, double q)
 {
 	if (!h->count)
 		return 0;
 	uint64_t rank = (uint64_t)(q * (double)(h->count - 1)), seen = 0;
-	for (uint32_t i = 0; i < h->nb; i++) {
-		seen += h->b[i];
-		if (seen > rank) {
-			uint64_t lo = stats_bucket_low(i), hi = stats_bucket_high(i);
-			uint64_t mid = lo + (hi - lo) / 2;
-			return mid < h->min ? h->min : mid > h->max ? h->max : mid;
+	for (uint32_t k = 0; k < h->npages; k++) {
+		const uint64_t *p = h->page[k];
+		for (uint32_t j = 0; p && j < STATS_PAGE; j++) {
+			seen += p[j];
+			if (seen > rank)
+				return bucket_mid(h, ((h->base + k) << STATS_PAGE_BITS) + j);
 		}
 	}
 	return h->max;
@@ -191,14 +273,12 @@ static void pack_hist(wbuf *w, const stats_hist *h)
 	PUT(w, h->sum);
 	PUT(w, h->min);
 	PUT(w, h->max);
-	for (uint32_t i = 0; i < h->nb; i++)
-		nnz += h->b[i] != 0;
+	for (uint32_t i = stats_hist_next(h, 0); i < STATS_NBUCKETS; i = stats_hist_next(h, i + 1))
+		nnz++;
 	PUT(w, nnz);
-	for (uint32_t i = 0; i < h->nb; i++) {
-		if (h->b[i]) {
-			PUT(w, i);
-			PUT(w, h->b[i]);
-		}
+	for (uint32_t i = stats_hist_next(h, 0); i < STATS_NBUCKETS; i = stats_hist_next(h, i + 1)) {
+		PUT(w, i);
+		PUT(w, stats_hist_at(h, i));
 	}
 }
 
@@ -249,7 +329,7 @@ static void get(rbuf *r, void *dst, size_t len)
 static void unpack_hist(rbuf *r, stats_hist *h)
 {
 	uint32_t nnz, idx;
-	uint64_t cnt;
+	uint64_t cnt, total = 0, next = 0; /* next: smallest index allowed */
 
 	get(r, &h->count, 8);
 	get(r, &h->sum, 8);
@@ -259,14 +339,16 @@ static void unpack_hist(rbuf *r, stats_hist *h)
 	for (uint32_t k = 0; k < nnz && !r->bad; k++) {
 		get(r, &idx, 4);
 		get(r, &cnt, 8);
-		if (r->bad || idx > stats_bucket(UINT64_MAX)) {
+		if (r->bad || idx < next || idx >= STATS_NBUCKETS || !cnt) {
 			r->bad = 1;
 			return;
 		}
-		if (idx >= h->nb)
-			stats__hist_grow(h, idx);
-		h->b[idx] = cnt;
+		*stats__hist_counter(h, idx) = cnt;
+		next = (uint64_t)idx + 1;
+		total += cnt;
 	}
+	if (total != h->count)
+		r->bad = 1;
 }
 
 static void unpack_comp(stats_set *t, rbuf *r)

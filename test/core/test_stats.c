@@ -3,13 +3,19 @@
  *
  * Buckets: stats_bucket / stats_bucket_low / stats_bucket_high agree on every
  * bucket index (0 .. stats_bucket(UINT64_MAX)), buckets tile [0, 2^64)
- * without gaps, values below STATS_SUB are exact.  Histograms: count, sum,
- * min, max exact; quantiles within the documented 2^-(STATS_SUB_BITS+1)
- * relative error of a sorted reference array; merge == adding every value to
- * one histogram.  Pack/merge: round trip, and the same components split over
- * 1, 2 or 3 "ranks" in several ways give field-for-field identical tables.
- * Malformed buffers (every truncation, trailing bytes, bad kind, bad bucket)
- * fail with CXL_EINTERNAL.  Registering a name twice panics (SIGABRT).
+ * without gaps, values below STATS_SUB (1024) are exact, and each power of
+ * two >= 2^10 has 1024 buckets of equal width.  Histograms: count, sum, min,
+ * max exact; quantiles within the documented 1/2048 = 2^-(STATS_SUB_BITS+1)
+ * relative error of a sorted reference array (random values, a known
+ * distribution, one value between 0 and UINT64_MAX for values up to 2^50);
+ * merge == adding every value to one histogram, pages far apart included.
+ * Memory: pages are allocated on first touch only (one for values within
+ * one page, 8 for a power of two, none for an empty histogram).
+ * Pack/merge: round trip (pages far apart too), and the same components
+ * split over 1, 2 or 3 "ranks" in several ways give field-for-field
+ * identical tables.  Malformed buffers (every truncation, trailing bytes,
+ * bad kind, bad, repeated or descending bucket, zero bucket count, counts
+ * not adding up) fail with CXL_EINTERNAL.  Registering a name twice panics (SIGABRT).
  * All randomness comes from a xorshift64* generator seeded here.
  */
 #include "core/stats.h"
@@ -20,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SHIFT_REL (STATS_SUB_BITS + 1) /* quantile error is <= v >> SHIFT_REL */
+#define SHIFT_REL (STATS_SUB_BITS + 1) /* quantile error is <= v >> SHIFT_REL: 1/2048 */
 
 /* Hot loops test with if + ck_abort_msg: each ck_assert costs a pipe write. */
 
@@ -135,6 +141,23 @@ START_TEST(test_stats_bucket_near_uint64_max)
 }
 END_TEST
 
+/* 3 significant digits: every power of two >= 2^10 has STATS_SUB = 1024
+ * buckets, all 2^(e-10) wide; below 1024 every value has its own bucket. */
+START_TEST(test_stats_bucket_width_per_power_of_two)
+{
+	ck_assert_uint_eq(STATS_SUB, 1024);
+	ck_assert_uint_eq(STATS_NBUCKETS, last_bucket() + 1);
+	for (unsigned e = STATS_SUB_BITS; e < 64; e++) {
+		uint32_t first = stats_bucket(UINT64_C(1) << e);
+		uint32_t last = stats_bucket(e == 63 ? UINT64_MAX : (UINT64_C(2) << e) - 1);
+		ck_assert_uint_eq(last - first + 1, STATS_SUB);
+		for (uint32_t i = first; i <= last; i++)
+			if (stats_bucket_high(i) - stats_bucket_low(i) + 1 != UINT64_C(1) << (e - 10))
+				ck_abort_msg("bucket %u of 2^%u is not 2^%u wide", i, e, e - 10);
+	}
+}
+END_TEST
+
 /* --- histograms ----------------------------------------------------------- */
 
 START_TEST(test_stats_hist_empty)
@@ -148,8 +171,10 @@ START_TEST(test_stats_hist_empty)
 	ck_assert_uint_eq(h.max, 0);
 	ck_assert_uint_eq(stats_hist_quantile(&h, 0.5), 0);
 	ck_assert(stats_hist_mean(&h) == 0.0);
+	ck_assert_uint_eq(stats_hist_pages(&h), 0);
+	ck_assert_uint_eq(stats_hist_next(&h, 0), STATS_NBUCKETS);
 	stats_hist_free(&h);
-	ck_assert_ptr_null(h.b);
+	ck_assert_ptr_null(h.page);
 }
 END_TEST
 
@@ -173,8 +198,8 @@ START_TEST(test_stats_hist_exact_summary)
 	ck_assert_uint_eq(h.max, mx);
 	ck_assert(stats_hist_mean(&h) == (double)sum / n);
 	uint64_t total = 0;
-	for (uint32_t i = 0; i < h.nb; i++)
-		total += h.b[i];
+	for (uint32_t i = stats_hist_next(&h, 0); i < STATS_NBUCKETS; i = stats_hist_next(&h, i + 1))
+		total += stats_hist_at(&h, i);
 	ck_assert_uint_eq(total, (uint64_t)n);
 	stats_hist_free(&h);
 }
@@ -195,7 +220,9 @@ START_TEST(test_stats_hist_extremes)
 			  stats_bucket_low(last_bucket()) +
 			  (UINT64_MAX - stats_bucket_low(last_bucket())) / 2);
 	ck_assert_uint_le(UINT64_MAX - stats_hist_quantile(&h, 1.0), UINT64_MAX >> SHIFT_REL);
-	ck_assert_uint_gt(h.nb, last_bucket());
+	ck_assert_uint_eq(stats_hist_at(&h, last_bucket()), 1);
+	ck_assert_uint_eq(stats_hist_at(&h, 0), 1);
+	ck_assert_uint_eq(stats_hist_pages(&h), 2);
 	stats_hist_free(&h);
 }
 END_TEST
@@ -269,17 +296,94 @@ START_TEST(test_stats_hist_quantile_single_value)
 }
 END_TEST
 
+/* The median of {0, v, UINT64_MAX} is v's bucket midpoint, unclamped. */
+static uint64_t median_between_extremes(uint64_t v)
+{
+	stats_hist h;
+
+	stats_hist_init(&h);
+	stats_hist_add(&h, 0);
+	stats_hist_add(&h, v);
+	stats_hist_add(&h, UINT64_MAX);
+	uint64_t got = stats_hist_quantile(&h, 0.5);
+	stats_hist_free(&h);
+	return got;
+}
+
+/* |quantile - v| <= v / 2048 for values across 1 .. 2^50 (bucket edges and
+ * random values of every power of two), exact below 1024; a histogram of
+ * one value returns it exactly (clamped to [min, max]). */
+START_TEST(test_stats_hist_resolution_to_2_50)
+{
+	uint64_t seed = 0x3d1ffe5ULL;
+
+	for (unsigned e = 0; e <= 50; e++) {
+		uint64_t lo = UINT64_C(1) << e;
+		for (int k = 0; k < 203; k++) {
+			uint64_t v = k == 0 ? lo : k == 1 ? 2 * lo - 1 : k == 2 ? lo + 1 :
+				     lo + next_rand(&seed) % lo;
+			if (k >= 3 && k % 2)
+				v = stats_bucket_high(stats_bucket(v));
+			uint64_t got = median_between_extremes(v);
+			uint64_t diff = got > v ? got - v : v - got;
+			if ((unsigned __int128)diff << SHIFT_REL > v || (v < STATS_SUB && diff))
+				ck_abort_msg("v=%lu: median %lu", (unsigned long)v, (unsigned long)got);
+			stats_hist h;
+			stats_hist_init(&h);
+			stats_hist_add(&h, v);
+			if (stats_hist_quantile(&h, 0.5) != v)
+				ck_abort_msg("single value %lu not exact", (unsigned long)v);
+			stats_hist_free(&h);
+		}
+	}
+	for (uint64_t v = 0; v < STATS_SUB; v++)
+		ck_assert_uint_eq(median_between_extremes(v), v);
+}
+END_TEST
+
+/* A known distribution: a 600 ns floor with a heavy tail to ~17 us (in ps),
+ * every permille against the exact order statistics. */
+START_TEST(test_stats_hist_quantile_known_distribution)
+{
+	size_t n = 200000;
+	uint64_t *v = malloc(n * sizeof(*v)), seed = 0xd157ULL;
+	stats_hist h;
+
+	stats_hist_init(&h);
+	for (size_t k = 0; k < n; k++) {
+		unsigned tail = 8 + (unsigned)(next_rand(&seed) % 17); /* 2^8 .. 2^24 ps */
+		v[k] = 600000 + next_rand(&seed) % (UINT64_C(1) << tail);
+		stats_hist_add(&h, v[k]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (int q = 0; q <= 1000; q++) {
+		uint64_t want = v[(size_t)(q / 1000.0 * (double)(n - 1))];
+		uint64_t got = stats_hist_quantile(&h, q / 1000.0);
+		uint64_t diff = got > want ? got - want : want - got;
+		if (diff << SHIFT_REL > want)
+			ck_abort_msg("q=%g: got %lu, true %lu", q / 1000.0, (unsigned long)got,
+				     (unsigned long)want);
+	}
+	check_quantiles(&h, v, n);
+	stats_hist_free(&h);
+	free(v);
+}
+END_TEST
+
+/* Same summary, same non-empty buckets with the same counts, same pages. */
 static void assert_hist_eq(const stats_hist *a, const stats_hist *b)
 {
-	uint32_t nb = a->nb > b->nb ? a->nb : b->nb;
+	uint32_t i = stats_hist_next(a, 0), j = stats_hist_next(b, 0);
 
 	ck_assert_uint_eq(a->count, b->count);
 	ck_assert_uint_eq(a->sum, b->sum);
 	ck_assert_uint_eq(a->min, b->min);
 	ck_assert_uint_eq(a->max, b->max);
-	for (uint32_t i = 0; i < nb; i++)
-		if ((i < a->nb ? a->b[i] : 0) != (i < b->nb ? b->b[i] : 0))
-			ck_abort_msg("bucket %u differs", i);
+	for (; i < STATS_NBUCKETS || j < STATS_NBUCKETS;
+	     i = stats_hist_next(a, i + 1), j = stats_hist_next(b, j + 1))
+		if (i != j || stats_hist_at(a, i) != stats_hist_at(b, j))
+			ck_abort_msg("buckets differ: %u vs %u", i, j);
+	ck_assert_uint_eq(stats_hist_pages(a), stats_hist_pages(b));
 }
 
 START_TEST(test_stats_hist_merge_equals_single)
@@ -332,6 +436,113 @@ START_TEST(test_stats_hist_merge_empty)
 }
 END_TEST
 
+/* Values of part @p (0..3): each part on its own powers of two, far apart,
+ * so the merge grows the directory down and up and skips absent pages. */
+static uint64_t sparse_value(int p, uint64_t *seed)
+{
+	static const unsigned exps[4][2] = { { 11, 40 }, { 2, 49 }, { 30, 30 }, { 20, 63 } };
+	unsigned e = exps[p][next_rand(seed) % 2];
+	uint64_t lo = UINT64_C(1) << e;
+
+	return e < 10 ? next_rand(seed) % 1024 : lo + next_rand(seed) % (e == 63 ? lo : lo / 64);
+}
+
+START_TEST(test_stats_hist_merge_sparse_pages)
+{
+	uint64_t seed = 0x5a55ULL;
+	stats_hist part[4], all, fwd, rev;
+
+	stats_hist_init(&all);
+	stats_hist_init(&fwd);
+	stats_hist_init(&rev);
+	for (int p = 0; p < 4; p++) {
+		stats_hist_init(&part[p]);
+		for (int k = 0; k < 3000; k++) {
+			uint64_t v = sparse_value(p, &seed);
+			stats_hist_add(&part[p], v);
+			stats_hist_add(&all, v);
+		}
+	}
+	for (int p = 0; p < 4; p++) {
+		stats_hist_merge(&fwd, &part[p]);
+		stats_hist_merge(&rev, &part[3 - p]);
+	}
+	assert_hist_eq(&fwd, &all);
+	assert_hist_eq(&rev, &all);
+	uint32_t pages = 0;
+	for (int p = 0; p < 4; p++)
+		pages += stats_hist_pages(&part[p]); /* no page is in two parts */
+	ck_assert_uint_eq(stats_hist_pages(&fwd), pages);
+	for (int q = 0; q <= 100; q++)
+		ck_assert_uint_eq(stats_hist_quantile(&fwd, q / 100.0),
+				  stats_hist_quantile(&all, q / 100.0));
+	for (int p = 0; p < 4; p++)
+		stats_hist_free(&part[p]);
+	stats_hist_free(&all);
+	stats_hist_free(&fwd);
+	stats_hist_free(&rev);
+}
+END_TEST
+
+/* Pages come on first touch only: values within one page take one page,
+ * more values there allocate nothing (the directory stays too), a whole
+ * power of two takes STATS_PAGES_PER_POW2 pages, a far value one more. */
+START_TEST(test_stats_hist_pages_on_first_touch)
+{
+	uint64_t seed = 0x9a9eULL, lo = UINT64_C(1) << 19; /* 524 ns, in ps */
+	uint64_t span = (uint64_t)STATS_PAGE << (19 - STATS_SUB_BITS); /* one page */
+	stats_hist h;
+
+	stats_hist_init(&h);
+	for (int k = 0; k < 10000; k++)
+		stats_hist_add(&h, lo + next_rand(&seed) % span);
+	ck_assert_uint_eq(stats_hist_pages(&h), 1);
+	uint64_t **dir = h.page;
+	for (int k = 0; k < 10000; k++)
+		stats_hist_add(&h, lo + next_rand(&seed) % span);
+	ck_assert_uint_eq(stats_hist_pages(&h), 1);
+	ck_assert_ptr_eq(h.page, dir);
+	for (int k = 0; k < 100000; k++)
+		stats_hist_add(&h, lo + next_rand(&seed) % lo);
+	ck_assert_uint_eq(stats_hist_pages(&h), STATS_PAGES_PER_POW2);
+	ck_assert_ptr_eq(h.page, dir);
+	ck_assert_uint_eq(h.npages, STATS_PAGES_PER_POW2);
+	stats_hist_add(&h, UINT64_C(1) << 45);
+	ck_assert_uint_eq(stats_hist_pages(&h), STATS_PAGES_PER_POW2 + 1);
+	ck_assert_uint_eq(h.count, 120001);
+	stats_hist_free(&h);
+	ck_assert_uint_eq(stats_hist_pages(&h), 0);
+	ck_assert_ptr_null(h.page);
+	ck_assert_uint_eq(h.npages, 0);
+}
+END_TEST
+
+/* stats_hist_next walks the non-empty buckets in order, across pages. */
+START_TEST(test_stats_hist_next_walks_buckets)
+{
+	static const uint64_t vals[] = { 0, 1023, 1024, 5000, 5000, UINT64_C(1) << 40,
+					 UINT64_MAX };
+	stats_hist h;
+	uint32_t i, n = 0, prev = 0;
+
+	stats_hist_init(&h);
+	for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++)
+		stats_hist_add(&h, vals[k]);
+	for (i = stats_hist_next(&h, 0); i < STATS_NBUCKETS; i = stats_hist_next(&h, i + 1)) {
+		ck_assert(n == 0 || i > prev);
+		ck_assert_uint_eq(stats_hist_at(&h, i), stats_bucket(5000) == i ? 2 : 1);
+		prev = i;
+		n++;
+	}
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(prev, last_bucket());
+	ck_assert_uint_eq(stats_hist_next(&h, stats_bucket(1024) + 1), stats_bucket(5000));
+	ck_assert_uint_eq(stats_hist_at(&h, stats_bucket(3000)), 0);
+	ck_assert_uint_eq(stats_hist_at(&h, stats_bucket(UINT64_C(1) << 50)), 0);
+	stats_hist_free(&h);
+}
+END_TEST
+
 /* --- registry, pack and merge --------------------------------------------- */
 
 static const char *const counter_names[] = { "events", "sent", "received" };
@@ -378,20 +589,15 @@ static void assert_comp_eq(const stats_comp *a, const stats_comp *b)
 	}
 }
 
-/* Field-for-field equality of two sorted tables, including bucket arrays. */
+/* Field-for-field equality of two sorted tables, including buckets and pages. */
 static void assert_table_eq(const stats_set *a, const stats_set *b)
 {
 	ck_assert_uint_eq(a->n, b->n);
 	ck_assert_int_eq(a->owns_names, b->owns_names);
 	for (size_t i = 0; i < a->n; i++) {
 		assert_comp_eq(&a->c[i], &b->c[i]);
-		for (size_t j = 0; j < a->c[i].n; j++) {
-			const stats_entry *x = a->c[i].e[j], *y = b->c[i].e[j];
-			ck_assert_uint_eq(x->value, y->value);
-			ck_assert_uint_eq(x->h.nb, y->h.nb);
-			if (x->h.nb)
-				ck_assert_int_eq(memcmp(x->h.b, y->h.b, x->h.nb * sizeof(*x->h.b)), 0);
-		}
+		for (size_t j = 0; j < a->c[i].n; j++)
+			ck_assert_uint_eq(a->c[i].e[j]->value, b->c[i].e[j]->value);
 	}
 }
 
@@ -473,6 +679,37 @@ START_TEST(test_stats_pack_extreme_values)
 	assert_comp_eq(c, &reg.c[0]);
 	ck_assert_uint_eq(stats_hist_quantile(&stats_get(c, "h")->h, 1.0),
 			  stats_hist_quantile(&reg.c[0].e[1]->h, 1.0));
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+}
+END_TEST
+
+/* Pages far apart survive the round trip, and only non-empty buckets are
+ * packed (12 bytes each). */
+START_TEST(test_stats_pack_round_trip_far_pages)
+{
+	static const uint64_t vals[] = { 3, 1000, (UINT64_C(1) << 20) + 5, UINT64_C(1) << 33,
+					 (UINT64_C(1) << 49) + 12345, UINT64_MAX - 1 };
+	enum { NV = sizeof(vals) / sizeof(vals[0]) };
+	stats_set reg, tab;
+	size_t len = 0;
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	stats_hist *h = stats_histogram(&reg, stats_comp_add(&reg, 7), "lat");
+	for (int r = 0; r < 3; r++)
+		for (size_t k = 0; k < NV; k++)
+			stats_hist_add(h, vals[k]);
+	ck_assert_uint_eq(stats_hist_pages(h), NV);
+	void *buf = stats_pack(&reg, &len);
+	ck_assert_uint_eq(len, 8 + 4 + 4 + 2 + 3 + 1 + 4 * 8 + 4 + NV * (4 + 8));
+	ck_assert_int_eq(stats_table_add(&tab, buf, len, NULL), 0);
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	const stats_hist *t = &stats_get(stats_find(&tab, 7), "lat")->h;
+	assert_hist_eq(t, h);
+	for (size_t k = 0; k < NV; k++)
+		ck_assert_uint_eq(stats_hist_at(t, stats_bucket(vals[k])), 3);
+	free(buf);
 	stats_set_free(&reg);
 	stats_set_free(&tab);
 }
@@ -711,6 +948,49 @@ START_TEST(test_stats_table_add_bad_bucket_index)
 }
 END_TEST
 
+/* A histogram of @count values in buckets @idx[k] holding @cnt[k]. */
+static void hist_buffer_n(hbuf *h, uint64_t count, const uint32_t *idx, const uint64_t *cnt,
+			  uint32_t n)
+{
+	hentry_head(h, 5, 1, "lat", STATS_HIST);
+	HPUT(h, uint64_t, count);
+	HPUT(h, uint64_t, 100 * count); /* sum */
+	HPUT(h, uint64_t, 100);         /* min */
+	HPUT(h, uint64_t, 200);         /* max */
+	HPUT(h, uint32_t, n);
+	for (uint32_t k = 0; k < n; k++) {
+		HPUT(h, uint32_t, idx[k]);
+		HPUT(h, uint64_t, cnt[k]);
+	}
+}
+
+/* Buckets must be strictly ascending with non-zero counts adding up to the
+ * histogram's count (what stats_pack writes); anything else is malformed. */
+START_TEST(test_stats_table_add_bad_bucket_list)
+{
+	static const struct {
+		uint64_t count;
+		uint32_t idx[2];
+		uint64_t cnt[2];
+		int ok;
+	} cases[] = {
+		{ 3, { 100, 200 }, { 1, 2 }, 1 },
+		{ 3, { 100, 100 }, { 1, 2 }, 0 }, /* repeated */
+		{ 3, { 200, 100 }, { 1, 2 }, 0 }, /* descending */
+		{ 2, { 100, 200 }, { 2, 0 }, 0 }, /* zero count */
+		{ 4, { 100, 200 }, { 1, 2 }, 0 }, /* counts do not add up */
+		{ 2, { 100, 200 }, { 1, 2 }, 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		hbuf h = { .n = 0 };
+		hist_buffer_n(&h, cases[k].count, cases[k].idx, cases[k].cnt, 2);
+		ck_assert_msg(add_copy(h.b, h.n, NULL) == (cases[k].ok ? 0 : CXL_EINTERNAL),
+			      "case %zu", k);
+	}
+}
+END_TEST
+
 /* A malformed buffer that names one stat twice must fail, not panic. */
 START_TEST(test_stats_table_add_duplicate_name)
 {
@@ -838,6 +1118,7 @@ Suite *stats_suite(void)
 	tcase_add_test(bucket, test_stats_bucket_random_values_in_bounds);
 	tcase_add_test(bucket, test_stats_bucket_powers_of_two);
 	tcase_add_test(bucket, test_stats_bucket_near_uint64_max);
+	tcase_add_test(bucket, test_stats_bucket_width_per_power_of_two);
 	tcase_add_test(hist, test_stats_hist_empty);
 	tcase_add_test(hist, test_stats_hist_exact_summary);
 	tcase_add_test(hist, test_stats_hist_extremes);
@@ -845,10 +1126,16 @@ Suite *stats_suite(void)
 	tcase_add_test(hist, test_stats_hist_quantile_small_values_exact);
 	tcase_add_test(hist, test_stats_hist_quantile_single_value);
 	tcase_add_test(hist, test_stats_hist_merge_equals_single);
+	tcase_add_test(hist, test_stats_hist_resolution_to_2_50);
+	tcase_add_test(hist, test_stats_hist_quantile_known_distribution);
 	tcase_add_test(hist, test_stats_hist_merge_empty);
+	tcase_add_test(hist, test_stats_hist_merge_sparse_pages);
+	tcase_add_test(hist, test_stats_hist_pages_on_first_touch);
+	tcase_add_test(hist, test_stats_hist_next_walks_buckets);
 	tcase_add_test(merge, test_stats_pack_round_trip);
 	tcase_add_test(merge, test_stats_pack_empty_registry);
 	tcase_add_test(merge, test_stats_pack_extreme_values);
+	tcase_add_test(merge, test_stats_pack_round_trip_far_pages);
 	tcase_add_test(merge, test_stats_registry_pointers_stable);
 	tcase_add_test(merge, test_stats_merge_same_table_any_split);
 	tcase_add_test(malformed, test_stats_table_add_truncated);
@@ -856,6 +1143,7 @@ Suite *stats_suite(void)
 	tcase_add_test(malformed, test_stats_table_add_hand_made_valid);
 	tcase_add_test(malformed, test_stats_table_add_bad_kind);
 	tcase_add_test(malformed, test_stats_table_add_bad_bucket_index);
+	tcase_add_test(malformed, test_stats_table_add_bad_bucket_list);
 	tcase_add_test(malformed, test_stats_table_add_duplicate_name);
 	tcase_add_test(malformed, test_stats_table_add_duplicate_component);
 	tcase_add_test_raise_signal(registry, test_stats_register_counter_twice_panics, SIGABRT);
