@@ -3,7 +3,7 @@
  * the per-window minimum, and the gathers of the final statistics.
  *
  * MPI is called only here and in sync.c.  Outbound events are copied into
- * one growable batch per destination rank (64 bytes each, raw: every rank
+ * one growable batch per destination rank (96 bytes each, raw: every rank
  * runs the same binary) and leave in ONE message per neighbour per window.
  * Every neighbour gets a message each window, even an empty one, so a rank
  * knows exactly how many to receive: the neighbour set is static (ranks

@@ -22,8 +22,9 @@
 #include <stdlib.h>
 
 #include "core/xmalloc.h"
-#include "models/proto/evring.h"
 #include "models/coherence/sf.h"
+#include "models/proto/cxl_lat.h"
+#include "models/proto/evring.h"
 
 typedef struct dcoh_txn dcoh_txn;
 struct dcoh_txn {
@@ -144,8 +145,10 @@ void dcoh_drain(dcoh *d, sim_comp *c)
 		uint16_t p = port_to(d, evring_peek(&d->bisnp)->pkt.pbr_dst);
 		if (!d->cr[p].n[CXL_VC_S2M_BISNP])
 			return;
+		cxl_event *ev = evring_pop(&d->bisnp);
 		d->cr[p].n[CXL_VC_S2M_BISNP]--;
-		sim_send_port(c, evring_pop(&d->bisnp), p, 0);
+		cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+		cxl_pkt_send_port(c, ev, p, 0, CXL_LAT_LINK);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "core/graph.h"
 #include "core/json.h"
 #include "core/stats.h"
+#include "models/proto/cxl_lat.h"
 
 #define FAB_SUM_HOPS 32   /* as REQ_HOP_NAMES in req.c: lat_hops_00 .. lat_hops_62 */
 #define FAB_SUM_WARN 8    /* warnings kept */
@@ -31,6 +32,9 @@ struct fab_totals {
 	uint64_t t_first, t_last;     /* first measured issue, last measured answer, ps */
 	stats_hist rd, wr, all;       /* latency of measured requests, ps */
 	stats_hist hops[FAB_SUM_HOPS + 1]; /* latency by round-trip buses / 2; last: more */
+	uint64_t bd[CXL_LAT_N];       /* latency breakdown of measured requests, ps */
+	uint64_t bd_hops[FAB_SUM_HOPS + 1][CXL_LAT_N]; /* the same by hop count */
+	uint64_t bd_ovf;              /* measured requests without a breakdown (overflow) */
 	uint64_t wire, payload;       /* bus bytes */
 	double util_sum, util_max;    /* over bus directions */
 	uint64_t ndir;                /* bus directions that moved data */

@@ -14,10 +14,15 @@
  *   offered_fraction,           it, per-requester throughput, warnings
  *   requester_GBps, warnings    (fab_window.c)
  *   latency_ns                  {mean, p50, p99, max} of every measured request,
+ *   latency_breakdown_ns        where that time went (models/proto/cxl_lat.h):
+ *                               the mean per request of each category; they
+ *                               add up to latency_ns.mean (each request's
+ *                               categories add up to its latency exactly);
+ *                               breakdown_overflow counts requests left out
  *   read, write                 and the same per kind ({requests, latency_ns})
  *   hops_mean                   buses crossed per request, both ways
  *   latency_by_hops             {"<buses crossed, both ways>": {requests,
- *                               latency_ns}} (ESF Fig. 11)
+ *                               latency_ns, breakdown_ns}} (ESF Fig. 11)
  *   issued, completed           all requests, warm-up included (conservation)
  *   buses                       {utility_mean, utility_max, efficiency}: ESF's
  *                               bus utility (busy / elapsed, per transmitter:
@@ -47,6 +52,15 @@
 #include "core/sim.h"
 
 static void latency(json_w *w, const stats_hist *h);
+static void add_breakdown(fab_totals *t, const stats_comp *c);
+
+/* The hop class of a "lat_hops_NN..." or "lat_hops_more..." name, from its 10th character. */
+static unsigned hop_class(const char *rest)
+{
+	unsigned k = strncmp(rest, "more", 4) ? (unsigned)atoi(rest) / 2 : FAB_SUM_HOPS;
+
+	return k < FAB_SUM_HOPS ? k : FAB_SUM_HOPS;
+}
 
 /* The roles of component @id's kind (by its model; 0 for a model of no kind). */
 static unsigned roles_of(const sim_graph *g, uint32_t id)
@@ -86,13 +100,46 @@ static void add_requester(fab_totals *t, const stats_comp *c)
 	}
 	merge_hist(&t->rd, c, "lat_read_ps");
 	merge_hist(&t->wr, c, "lat_write_ps");
+	add_breakdown(t, c);
 	for (size_t i = 0; i < c->n; i++) {
 		const stats_entry *e = c->e[i];
 		if (e->kind != STATS_HIST || strncmp(e->name, "lat_hops_", 9))
 			continue;
-		unsigned k = strcmp(e->name + 9, "more") ? (unsigned)atoi(e->name + 9) / 2 : FAB_SUM_HOPS;
-		stats_hist_merge(&t->hops[k < FAB_SUM_HOPS ? k : FAB_SUM_HOPS], &e->h);
+		stats_hist_merge(&t->hops[hop_class(e->name + 9)], &e->h);
 	}
+}
+
+/* The breakdown counters of requester @c: lat_<cat>_ps, lat_hops_NN_<cat>_ps. */
+static void add_breakdown(fab_totals *t, const stats_comp *c)
+{
+	char name[64];
+
+	for (int j = 0; j < CXL_LAT_N; j++) {
+		snprintf(name, sizeof(name), "lat_%s_ps", cxl_lat_name((enum cxl_lat)j));
+		t->bd[j] += counter(c, name);
+	}
+	t->bd_ovf += counter(c, "breakdown_overflow");
+	for (size_t i = 0; i < c->n; i++) {
+		const stats_entry *e = c->e[i];
+		if (e->kind != STATS_COUNTER || strncmp(e->name, "lat_hops_", 9))
+			continue;
+		const char *cat = strchr(e->name + 9, '_');
+		for (int j = 0; cat && j < CXL_LAT_N; j++) {
+			snprintf(name, sizeof(name), "_%s_ps", cxl_lat_name((enum cxl_lat)j));
+			if (!strcmp(cat, name))
+				t->bd_hops[hop_class(e->name + 9)][j] += e->value;
+		}
+	}
+}
+
+/* A breakdown object: the mean per request of each category, ns. */
+static void breakdown(json_w *w, const char *key, const uint64_t *bd, uint64_t n)
+{
+	json_key(w, key);
+	json_obj_inline(w);
+	for (int j = 0; j < CXL_LAT_N; j++)
+		json_kv_dbl(w, cxl_lat_name((enum cxl_lat)j), n ? (double)bd[j] / (double)n / 1e3 : 0.0);
+	json_end(w);
 }
 
 /* latency_by_hops: {"<round-trip buses>": {requests, latency_ns}, ...}, ascending. */
@@ -113,6 +160,7 @@ static void by_hops(json_w *w, const fab_totals *t)
 		json_obj_inline(w);
 		json_kv_u64(w, "requests", t->hops[k].count);
 		latency(w, &t->hops[k]);
+		breakdown(w, "breakdown_ns", t->bd_hops[k], t->hops[k].count);
 		json_end(w);
 	}
 	json_end(w);
@@ -187,6 +235,9 @@ static void write_totals(json_w *w, const fab_totals *t)
 	json_kv_u64(w, "bytes", t->bytes);
 	json_kv_dbl(w, "bandwidth_GBps", span ? (double)t->win_bytes * 1e3 / (double)span : 0.0);
 	latency(w, &t->all);
+	breakdown(w, "latency_breakdown_ns", t->bd, n - t->bd_ovf);
+	if (t->bd_ovf)
+		json_kv_u64(w, "breakdown_overflow", t->bd_ovf);
 	kind(w, "read", t->reads, &t->rd);
 	kind(w, "write", t->writes, &t->wr);
 	json_kv_dbl(w, "hops_mean", n ? (double)t->hops_sum / (double)n : 0.0);

@@ -183,6 +183,12 @@ void fab__report(const fab_totals *t, FILE *out, FILE *werr)
 		fprintf(out, "\n  latency ns: mean %.1f, p50 %.1f, p99 %.1f, max %.1f\n",
 			stats_hist_mean(&t->all) / 1e3, (double)stats_hist_quantile(&t->all, 0.5) / 1e3,
 			(double)stats_hist_quantile(&t->all, 0.99) / 1e3, (double)t->all.max / 1e3);
+		uint64_t n = t->reads + t->writes - t->bd_ovf;
+		fprintf(out, "  where it goes, ns per request:");
+		for (int j = 0; j < CXL_LAT_N; j++)
+			fprintf(out, "%s %s %.1f", j ? "," : "", cxl_lat_name((enum cxl_lat)j),
+				n ? (double)t->bd[j] / (double)n / 1e3 : 0.0);
+		fprintf(out, "\n");
 	}
 	for (uint32_t i = 0; werr && i < t->nwarn; i++)
 		fprintf(werr, "cxlfab: warning: %s\n", t->warn[i]);

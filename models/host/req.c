@@ -47,14 +47,20 @@
  * answer of any request), cut_by_end (1: simulation.end stopped it with
  * requests left), offered_interval_ps (the issue interval it tries to
  * keep; 0: as fast as it can); issued, completed, outstanding_at_end and
- * credits_held (finish) for conservation checks.
+ * credits_held (finish) for conservation checks.  Where the time of the
+ * measured requests went (models/proto/cxl_lat.h): lat_<category>_ps, and
+ * lat_hops_NN_<category>_ps by hop count, sums over the requests (a cache
+ * hit is all requester time); each request's categories add up to its
+ * latency exactly (asserted on every response).
  */
 #include "models/host/req.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/xmalloc.h"
 #include "models/host/req_int.h"
+#include "models/proto/cxl_lat.h"
 
 /* Names of the hop-count histograms; longer round trips share "lat_hops_more". */
 static const char *const hop_names[REQ_HOP_NAMES] = {
@@ -141,6 +147,12 @@ static void register_stats(sim_comp *c, req *r)
 	r->offered_ps = sim_stat_counter(c, "offered_interval_ps");
 	r->lat_read = sim_stat_hist(c, "lat_read_ps");
 	r->lat_write = sim_stat_hist(c, "lat_write_ps");
+	for (int k = 0; k < CXL_LAT_N; k++) {
+		char name[64];
+		snprintf(name, sizeof(name), "lat_%s_ps", cxl_lat_name((enum cxl_lat)k));
+		r->bd[k] = sim_stat_counter(c, name);
+	}
+	r->bd_ovf = sim_stat_counter(c, "breakdown_overflow");
 }
 
 /* The memory devices reachable through the requester's one port. */
@@ -150,14 +162,23 @@ static void find_targets(sim_comp *c, req *r)
 	r->ntargets = fab_view_targets(r->fv, c->id, r->targets);
 }
 
-/* One latency histogram per round-trip hop count of the targets. */
+/* One latency histogram and breakdown per round-trip hop count of the targets. */
 static void register_hops(sim_comp *c, req *r)
 {
+	char name[64];
+
+	r->bd_hops = xcalloc(REQ_HOP_NAMES + 1, sizeof(*r->bd_hops));
 	for (uint32_t t = 0; t < r->ntargets; t++) {
 		uint32_t d = fab_view_route_len(r->fv, c->id, r->targets[t]);
 		uint32_t k = d < REQ_HOP_NAMES ? d : REQ_HOP_NAMES;
-		if (!r->by_hops[k])
-			r->by_hops[k] = sim_stat_hist(c, k < REQ_HOP_NAMES ? hop_names[k] : "lat_hops_more");
+		const char *hn = k < REQ_HOP_NAMES ? hop_names[k] : "lat_hops_more";
+		if (r->by_hops[k])
+			continue;
+		r->by_hops[k] = sim_stat_hist(c, hn);
+		for (int j = 0; j < CXL_LAT_N; j++) {
+			snprintf(name, sizeof(name), "%s_%s_ps", hn, cxl_lat_name((enum cxl_lat)j));
+			r->bd_hops[k][j] = sim_stat_counter(c, name);
+		}
 	}
 }
 
@@ -287,7 +308,8 @@ static void issue_one(sim_comp *c, req *r)
 		.flags = (uint8_t)(r->cached ? CXL_PKT_CACHED | (read ? 0 : CXL_PKT_EXCL) : 0),
 	};
 	r->cr.n[vc]--;
-	sim_send_port(c, ev, 0, r->latency);
+	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
 /* Issue while the window, the queue, the interval and the bus's credits allow. */
@@ -317,9 +339,27 @@ static void try_issue(sim_comp *c, req *r)
 	}
 }
 
-/* Access @s is answered (by memory or by the cache): measure it. */
-static void complete(sim_comp *c, req *r, uint32_t k, uint8_t hops)
+/* Where the time of measured access @p (NULL: a cache hit) of latency @lat went. */
+static void add_breakdown(req *r, const cxl_packet *p, uint32_t h, sim_time lat)
 {
+	if (!p) {
+		*r->bd[CXL_LAT_REQUESTER] += lat;
+		return;
+	}
+	if (p->flags & CXL_PKT_LATOVF) {
+		(*r->bd_ovf)++;
+		return;
+	}
+	for (int j = 0; j < CXL_LAT_N; j++) {
+		*r->bd[j] += p->lat[j];
+		*r->bd_hops[h][j] += p->lat[j];
+	}
+}
+
+/* Access @k is answered (by memory, @p, or by the cache, @p NULL): measure it. */
+static void complete(sim_comp *c, req *r, uint32_t k, const cxl_packet *p)
+{
+	uint8_t hops = p ? p->hops : 0;
 	req_slot *s = &r->slot[k];
 	sim_time now = sim_now(c);
 
@@ -338,6 +378,7 @@ static void complete(sim_comp *c, req *r, uint32_t k, uint8_t hops)
 			CXL_ASSERT(r->by_hops[h]);
 			stats_hist_add(r->by_hops[h], lat);
 		}
+		add_breakdown(r, s->kind == REQ_ACCESS ? p : NULL, h, lat);
 		(*(s->write ? r->writes : r->reads))++;
 		*r->bytes += CXL_LINE;
 		*r->hops_sum += hops;
@@ -360,7 +401,8 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	CXL_ASSERT(s->kind == REQ_ACCESS);
 	if (p->mclass == CXL_VC_S2M_DRS)
 		req__coh_fill(c, r, s);
-	complete(c, r, p->tag, p->hops);
+	cxl_lat_check(p, sim_now(c), 0); /* every ps since its issue is accounted */
+	complete(c, r, p->tag, p);
 }
 
 static void req_event(sim_comp *c, void *state, cxl_event *ev)
@@ -375,7 +417,7 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 			on_response(c, r, ev);
 		break;
 	case REQ_EV_HIT:
-		complete(c, r, ev->pkt.tag, 0);
+		complete(c, r, ev->pkt.tag, NULL);
 		break;
 	case CXL_EV_CREDIT:
 		cxl_credit_apply(&r->cr, ev);
@@ -400,6 +442,7 @@ static void req_finish(sim_comp *c, void *state)
 	req__coh_finish(c, r);
 	req__trace_finish(r);
 	free(r->targets);
+	free(r->bd_hops);
 	free(r->slot);
 	free(r->free_slot);
 	r->targets = NULL;

@@ -33,6 +33,7 @@
 #include "core/xmalloc.h"
 #include "models/host/req.h"
 #include "models/host/req_int.h"
+#include "models/proto/cxl_lat.h"
 
 static const cfg_key cache_keys[] = {
 	{ "host.cache.size", CFG_INT, "0", "0", NULL, NULL,
@@ -121,7 +122,8 @@ static void send_writeback(sim_comp *c, req *r)
 	};
 	r->cr.n[CXL_VC_M2S_RWD]--;
 	(*r->wbs)++;
-	sim_send_port(c, ev, 0, r->latency);
+	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
 /*
@@ -131,8 +133,11 @@ static void send_writeback(sim_comp *c, req *r)
 void req__coh_drain(sim_comp *c, req *r)
 {
 	while (evring_peek(&r->birsp) && r->cr.n[CXL_VC_M2S_BIRSP]) {
+		cxl_event *ev = evring_pop(&r->birsp);
 		r->cr.n[CXL_VC_M2S_BIRSP]--;
-		sim_send_port(c, evring_pop(&r->birsp), 0, r->latency);
+		cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+		cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+		cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 	}
 	while (r->wb_n && r->outstanding < r->queue && r->cr.n[CXL_VC_M2S_RWD])
 		send_writeback(c, r);

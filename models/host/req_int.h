@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/sim.h"
+#include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 #include "models/fabric/fab_view.h"
@@ -97,6 +98,9 @@ struct req {
 	uint64_t *win_bytes, *win_done, *drained, *t_done, *cut, *offered_ps;
 	stats_hist *lat_read, *lat_write;
 	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
+	uint64_t *bd[CXL_LAT_N];  /* latency breakdown: ps per category, measured requests */
+	uint64_t *(*bd_hops)[CXL_LAT_N]; /* [hops / 2] the same by hop count (NULL: no class) */
+	uint64_t *bd_ovf;         /* measured requests whose breakdown overflowed */
 };
 
 /* req.c */

@@ -158,7 +158,7 @@ sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);
-int bus__replay_start(bus *b, int t);
+int bus__replay_start(bus *b, int t, sim_time now);
 void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx);
 void bus__replay_event(sim_comp *c, bus *b, cxl_event *ev);
 uint64_t bus__replay_finish(sim_comp *c, bus *b);

@@ -77,6 +77,8 @@
  */
 #include "models/link/bus_int.h"
 
+#include "models/proto/cxl_lat.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -257,7 +259,11 @@ static void on_tlp_rx(sim_comp *c, bus *b, int d, uint64_t seq)
 	CXL_ASSERT(ev != NULL);
 	e->ev = NULL;
 	ev->pkt.hops++;
-	sim_send_port(c, ev, (uint16_t)(1 - d), 0);
+	/* from its first start to the end of the serialisation that got through:
+	   transmissions, waits in the replay buffer, replays; then the propagation */
+	cxl_lat_until(&ev->pkt, CXL_LAT_SER, sim_now(c) - b->latency);
+	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+	cxl_pkt_send_port(c, ev, (uint16_t)(1 - d), 0, CXL_LAT_LINK);
 	l->next_rcv++;
 	l->nak_scheduled = 0;
 	ack_accepted(c, b, d);
@@ -359,12 +365,13 @@ static void start_tlp(bus *b, bus_tx *tx, int w, uint32_t i, uint8_t what)
 }
 
 /* start_new - take the next packet of direction @w from its FIFO into the replay buffer. */
-static void start_new(bus *b, bus_tx *tx, int w, int v)
+static void start_new(bus *b, bus_tx *tx, int w, int v, sim_time now)
 {
 	bus_dll *l = &b->dl[w];
 	cxl_event *ev = evring_pop(&b->q[w][v]);
 	uint32_t i = l->n++;
 
+	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, now); /* waited for the transmitter */
 	if (!b->refuse)
 		b->cr[1 - w].n[v]--;
 	b->rr[w] = (uint8_t)((v + 1) % CXL_NVC);
@@ -375,7 +382,7 @@ static void start_new(bus *b, bus_tx *tx, int w, int v)
 }
 
 /* start_class - start transmitter @t with something of priority class @k on wire @w. */
-static int start_class(bus *b, int t, int k, int w)
+static int start_class(bus *b, int t, int k, int w, sim_time now)
 {
 	bus_dll *l = &b->dl[w];
 	bus_tx *tx = &b->tx[t];
@@ -395,7 +402,7 @@ static int start_class(bus *b, int t, int k, int w)
 	if (k == BUS_TX_NEW && l->sent == l->n && l->n < b->rb_cap) {
 		int v = bus__pick_vc(b, w);
 		if (v >= 0) {
-			start_new(b, tx, w, v);
+			start_new(b, tx, w, v, now);
 			return 1;
 		}
 	}
@@ -409,14 +416,14 @@ static int start_class(bus *b, int t, int k, int w)
  * first, then the direction it did not send last first).  Fills b->tx[t];
  * returns 0 if there is nothing to send.
  */
-int bus__replay_start(bus *b, int t)
+int bus__replay_start(bus *b, int t, sim_time now)
 {
 	static const int order[] = { BUS_TX_DLLP, BUS_TX_REPLAY, BUS_TX_NEW };
 	int first = bus__first_dir(b, t);
 
 	for (int k = 0; k < 3; k++)
 		for (int j = 0; j < (b->half ? 2 : 1); j++)
-			if (start_class(b, t, order[k], j ? 1 - first : first))
+			if (start_class(b, t, order[k], j ? 1 - first : first, now))
 				return 1;
 	return 0;
 }

@@ -24,6 +24,8 @@
  */
 #include "models/link/bus_int.h"
 
+#include "models/proto/cxl_lat.h"
+
 /**
  * bus__pick_vc - the next VC of direction @d, round-robin from b->rr[d],
  * whose FIFO head may be sent: it holds a packet and a credit towards the
@@ -86,6 +88,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	if (v < 0)
 		return 0;
 	cxl_event *ev = evring_pop(&b->q[d][v]);
+	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
 	sim_time ser = bus__occupy(b, tx, d, b->header + ev->pkt.size);
@@ -97,7 +100,10 @@ static int start_plain(sim_comp *c, bus *b, int t)
 		/* cut-through: the far switch takes the packet once its header is over */
 		sim_time head = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header);
 		ev->pkt.hops++;
-		sim_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency);
+		cxl_lat_add(&ev->pkt, CXL_LAT_SER, tx->span - ser + head);
+		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+		cxl_pkt_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency,
+				  CXL_LAT_LINK);
 		tx->cur = NULL;
 	}
 	return 1;
@@ -115,7 +121,7 @@ void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 
 	if (tx->busy)
 		return;
-	if (!(b->rb_cap ? bus__replay_start(b, t) : start_plain(c, b, t)))
+	if (!(b->rb_cap ? bus__replay_start(b, t, sim_now(c)) : start_plain(c, b, t)))
 		return;
 	if (!timer)
 		timer = sim_event_new(c);
@@ -137,7 +143,9 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 	*b->busy[d] += tx->span;
 	if (ev) { /* store-and-forward: the whole packet is over */
 		ev->pkt.hops++;
-		sim_send_port(c, ev, (uint16_t)(1 - d), b->latency);
+		cxl_lat_until(&ev->pkt, CXL_LAT_SER, sim_now(c));
+		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+		cxl_pkt_send_port(c, ev, (uint16_t)(1 - d), b->latency, CXL_LAT_LINK);
 	}
 	cxl_grant(c, (uint16_t)d, tx->vc, 1);
 }

@@ -60,6 +60,7 @@
 #include <stdio.h>
 
 #include "core/xmalloc.h"
+#include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
 #include "models/memory/dram.h"
 #include "models/memory/dram_cfg.h"
@@ -223,7 +224,8 @@ static void simple_request(sim_comp *c, mem *m, cxl_event *ev)
 	*m->queue_ps += start - ready;
 	*m->busy_ps += m->service;
 	ev->kind = MEM_EV_DONE;
-	sim_send_self(c, ev, start + m->service + m->dram_latency - sim_now(c));
+	cxl_lat_add(&ev->pkt, CXL_LAT_MEMORY, start + m->service + m->dram_latency - sim_now(c));
+	cxl_pkt_send_self(c, ev, start + m->service + m->dram_latency - sim_now(c));
 }
 
 /* --- the detailed model ----------------------------------------------------- */
@@ -263,7 +265,9 @@ static void on_issue(void *ctx, uint64_t tag, sim_time done)
 
 	CXL_ASSERT(done >= sim_now(c));
 	ev->kind = MEM_EV_DONE;
-	sim_send_self(c, ev, done - sim_now(c));
+	cxl_lat_until(&ev->pkt, CXL_LAT_MEMORY, sim_now(c)); /* the DRAM queue */
+	cxl_lat_add(&ev->pkt, CXL_LAT_MEMORY, done - sim_now(c));
+	cxl_pkt_send_self(c, ev, done - sim_now(c));
 }
 
 static void wait_count(mem *m, sim_time now, int delta)
@@ -426,12 +430,14 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 /* A request (or an internal write) goes on to the DRAM model. */
 static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 {
+	cxl_lat_until(&ev->pkt, CXL_LAT_COH, sim_now(c)); /* what the DCOH held it for */
 	if (!m->dr) {
 		simple_request(c, m, ev);
 		return;
 	}
 	ev->kind = MEM_EV_ARRIVE;
-	sim_send_self(c, ev, m->latency);
+	cxl_lat_add(&ev->pkt, CXL_LAT_MEMORY, m->latency);
+	cxl_pkt_send_self(c, ev, m->latency);
 }
 
 /* dcoh_go_fn: the DCOH lets a request go on. */
@@ -448,7 +454,7 @@ static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines)
 	for (uint32_t k = 0; k < lines; k++) {
 		cxl_event *ev = sim_event_new(c);
 		ev->pkt = (cxl_packet){ .addr = addr + (uint64_t)k * CXL_LINE, .size = CXL_LINE,
-					.pbr_src = m->pbr, .pbr_dst = m->pbr,
+					.issue = sim_now(c), .pbr_src = m->pbr, .pbr_dst = m->pbr,
 					.mclass = CXL_VC_M2S_RWD, .flags = MEM_PKT_INTERNAL };
 		to_dram(c, m, ev);
 	}
@@ -477,7 +483,8 @@ static void drain(sim_comp *c, mem *m)
 				m->cr[p].n[vc]--;
 				cxl_grant(c, (uint16_t)p,
 					  vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, 1);
-				sim_send_port(c, ev, (uint16_t)p, 0);
+				cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+				cxl_pkt_send_port(c, ev, (uint16_t)p, 0, CXL_LAT_LINK);
 			}
 		}
 	}

@@ -81,6 +81,7 @@ enum cxl_opcode {
 #define CXL_PKT_CACHED 0x1u /* pkt.flags: the requester will cache the line */
 #define CXL_PKT_EXCL 0x2u   /* pkt.flags: it wants the line exclusively (a write) */
 #define CXL_PKT_WB 0x4u     /* pkt.flags: a write-back (the requester gives the line up) */
+/* pkt.flags 0x40 is CXL_PKT_LATOVF (cxl_lat.h); 0x80 is the memory model's own (mem.c). */
 
 enum cxl_ev_kind {
 	CXL_EV_PKT = 1,    /* a packet arrives on dst_port */

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "core/xmalloc.h"
+#include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 #include "models/fabric/fab_view.h"
@@ -226,7 +227,9 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	*s->queue_ps += sim_now(c) - ev->time;
 	*s->port_queue[o] += sim_now(c) - ev->time;
 	cxl_grant(c, (uint16_t)(q / CXL_NVC), vc, 1);
-	sim_send_port(c, ev, (uint16_t)o, 0);
+	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+	/* a slice's internal link is its pipeline (switch.latency) */
+	cxl_pkt_send_port(c, ev, (uint16_t)o, 0, o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK);
 	if (s->in[q].n)
 		list_append(s, head_out(s, q), q);
 }
@@ -345,7 +348,9 @@ static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 		}
 	}
 	ev->kind = SW_EV_READY;
-	sim_send_self(c, ev, s->latency);
+	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+	cxl_lat_add(&ev->pkt, CXL_LAT_SWITCH, s->latency);
+	cxl_pkt_send_self(c, ev, s->latency);
 }
 
 static void sw_event(sim_comp *c, void *state, cxl_event *ev)

@@ -69,3 +69,63 @@ test_request_bounded_window() {
 	grep -q '"bounded_by": "requests"' out/stats.json || fail "not request-bounded" || return 1
 	[ "$(sum_num out/stats.json in_flight_at_end)" = 0 ] || fail "in flight at the end"
 }
+
+# breakdown FILE : "OK" if every latency_breakdown_ns / breakdown_ns object of
+# the summary adds up to its latency mean (to 1e-6 relative: JSON keeps 9 significant digits), else why not;
+# then the summary's categories, one "name value" per line
+breakdown() {
+	python3 - "$1" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+def check(where, lat, bd):
+    tot = sum(bd.values())
+    if abs(tot - lat["mean"]) > 1e-6 * max(1.0, lat["mean"]):  # JSON keeps 9 digits
+        print(f"{where}: categories add up to {tot}, latency mean {lat['mean']}"); sys.exit(0)
+check("summary", s["latency_ns"], s["latency_breakdown_ns"])
+for k, v in s["latency_by_hops"].items():
+    check(f"hops {k}", v["latency_ns"], v["breakdown_ns"])
+print("OK")
+for k, v in s["latency_breakdown_ns"].items():
+    print(k, v)
+PY
+}
+
+# An idle request's breakdown is the configured sums, exactly: ESF's
+# validation system (host 10 ns; 4 buses of 1 ns and 8 links of 25 ns;
+# 2 switch traversals of 20 ns; memory 40 ns + 2.5 ns channel + 40 ns DRAM).
+test_breakdown_idle_is_the_configured_sums() {
+	cxl 1 -q "$CONFIGS/esf-validation.cfg" --set workload.queue=1 -o out || return 1
+	breakdown out/stats.json > bd.txt
+	cat bd.txt
+	[ "$(head -1 bd.txt)" = OK ] || fail "$(head -1 bd.txt)" || return 1
+	for want in "requester 10" "link 204" "switch 40" "queueing 0" "memory 82.5" "coherence 0"; do
+		grep -qx "$want" bd.txt || fail "expected '$want'" || return 1
+	done
+	near "$(awk '$1 == "serialisation" { print $2 }' bd.txt)" 3.304 1e-9 || fail "serialisation"
+}
+
+# Under load, with coherence, replays, slices and cut-through, every request's
+# categories add up to its latency (the simulator asserts it per request: a
+# miss would end the run with exit 1); the means add up to the mean, overall
+# and by hop count; each mechanism shows up in its own category.
+test_breakdown_sums_under_load() {
+	local cat
+	cxl 2 -q "$CONFIGS/spine_leaf.cfg" --set workload.queue=64 --set bus.lanes=1 --end 3us -o a || return 1
+	cxl 1 -q "$CONFIGS/invblk.cfg" -o b || return 1
+	cxl 3 -q "$CONFIGS/pcie-replay.cfg" --set bus.error_rate=0.01 -o c || return 1
+	cxl 2 -q "$CONFIGS/spine_leaf.cfg" --set switch.slices=2 --set switch.forwarding=cut_through \
+		--set workload.read_ratio=0.5 --end 2us -o d || return 1
+	for r in a b c d; do
+		breakdown $r/stats.json > $r.txt
+		[ "$(head -1 $r.txt)" = OK ] || fail "$r: $(head -1 $r.txt)" || return 1
+	done
+	cat() { awk -v k="$2" '$1 == k { print $2 }' "$1.txt"; }
+	awk 'BEGIN { exit !('"$(cat a queueing)"' > 100) }' || fail "spine_leaf, x1 buses, queue 64: little queueing" || return 1
+	awk 'BEGIN { exit !('"$(cat b coherence)"' > 0) }' || fail "invblk: no coherence wait" || return 1
+	cxl 3 -q "$CONFIGS/pcie-replay.cfg" -o c0 || return 1
+	breakdown c0/stats.json > c0.txt
+	awk 'BEGIN { exit !('"$(cat c serialisation)"' > '"$(cat c0 serialisation)"') }' ||
+		fail "replays did not add serialisation" || return 1
+	# the breakdown is in components too (1-4 ranks identical: t_determinism, t_coherence)
+	awk "BEGIN { exit !($(csv_sum b/components.csv lat_coherence_ps) > 0) }" || fail "no lat_coherence_ps in components.csv"
+}
