@@ -88,9 +88,9 @@ static const cfg_key workload_keys[] = {
 	  "outstanding requests per requester (request queue capacity)" },
 	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "minimum time between two issues of one requester" },
-	{ "workload.footprint", CFG_INT, "1048576", "64", NULL, NULL,
+	{ "workload.footprint", CFG_SIZE, "1MiB", "64B", NULL, NULL,
 	  "bytes each requester touches (a multiple of 64)" },
-	{ "workload.interleave", CFG_INT, "64", "64", NULL, NULL,
+	{ "workload.interleave", CFG_SIZE, "64B", "64B", NULL, NULL,
 	  "address interleaving granularity across memory devices, bytes (a multiple of 64)" },
 	{ "workload.shared", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "every requester works on the same lines (from address 0) instead of its own "
@@ -104,9 +104,9 @@ const cfg_schema cxl_workload_schema = {
 
 static int check_lines(const cfg *cf, const char *path, cxl_err *err)
 {
-	if (cfg_int(cf, path) % CXL_LINE)
-		return cfg_error_at(cf, path, err, "%lld is not a multiple of %d bytes",
-				    (long long)cfg_int(cf, path), CXL_LINE);
+	if (cfg_size(cf, path) % CXL_LINE)
+		return cfg_error_at(cf, path, err, "%llu is not a multiple of %d bytes",
+				    (unsigned long long)cfg_size(cf, path), CXL_LINE);
 	return 0;
 }
 
@@ -161,8 +161,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->queue = (uint32_t)cfg_int(cf, "workload.queue");
 	r->pattern = cfg_enum(cf, "workload.pattern");
 	r->read_ratio = cfg_float(cf, "workload.read_ratio");
-	r->lines = (uint64_t)cfg_int(cf, "workload.footprint") / CXL_LINE;
-	r->ilv_lines = (uint64_t)cfg_int(cf, "workload.interleave") / CXL_LINE;
+	r->lines = cfg_size(cf, "workload.footprint") / CXL_LINE;
+	r->ilv_lines = cfg_size(cf, "workload.interleave") / CXL_LINE;
 	r->latency = cfg_time(cf, "host.latency");
 	r->interval = cfg_time(cf, "workload.issue_interval");
 	r->next_read = -1;

@@ -392,7 +392,7 @@ START_TEST(test_bus_schema_defaults)
 	ck_assert_int_eq(cfg_int(cf, "bus.gen"), 5);
 	ck_assert_int_eq(cfg_int(cf, "bus.lanes"), 16);
 	ck_assert_int_eq(cfg_enum(cf, "bus.encoding"), BUS_ENC_AUTO);
-	ck_assert_int_eq(cfg_int(cf, "bus.header_bytes"), 20);
+	ck_assert_uint_eq(cfg_size(cf, "bus.header_bytes"), 20);
 	ck_assert_str_eq(cfg_str(cf, "bus.duplex"), "full");
 	ck_assert_uint_eq(cfg_time(cf, "bus.turnaround"), 2000);
 	ck_assert_uint_eq(cfg_time(cf, "bus.latency"), 1000);
