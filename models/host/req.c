@@ -4,7 +4,8 @@
  *
  * Load is set by the two knobs of a loaded-latency sweep (ESF §III-D): the
  * request queue (at most `workload.queue` outstanding requests) and the
- * issue interval (at least `workload.issue_interval` between two issues).
+ * issue interval (at least `workload.issue_interval` between two issues,
+ * or what an offered `workload.rate` gives: req_rate.c).
  * A request leaves `host.latency` after it is issued (ESF Table III
  * requester latency); its latency is measured from issue to the arrival of
  * its response (DRS for a read, NDR for a write).
@@ -88,6 +89,10 @@ static const cfg_key workload_keys[] = {
 	  "outstanding requests per requester (request queue capacity)" },
 	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "minimum time between two issues of one requester" },
+	{ "workload.rate", CFG_STRING, "0", NULL, NULL, NULL,
+	  "offered load of each requester, instead of issue_interval: bytes per second "
+	  "(\"12.5GB/s\") or a share of the data bandwidth of its link (\"50%\"); \"0\": none "
+	  "(req_rate.c)" },
 	{ "workload.footprint", CFG_SIZE, "1MiB", "64B", NULL, NULL,
 	  "bytes each requester touches (a multiple of 64)" },
 	{ "workload.interleave", CFG_SIZE, "64B", "64B", NULL, NULL,
@@ -170,6 +175,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->hot_lines = (uint64_t)((double)r->lines * cfg_float(cf, "workload.hot_footprint"));
 	r->hot_lines = r->hot_lines ? r->hot_lines : 1;
 	r->base = cfg_bool(cf, "workload.shared") ? 0 : (uint64_t)r->pbr * r->lines;
+	if ((rc = req__rate_init(c, r, cf, err)))
+		return rc;
 	if (r->pattern == PAT_TRACE && r->ntargets && (rc = req__trace_init(c, r, cf, err)))
 		return rc;
 	r->slot = xcalloc(r->queue, sizeof(*r->slot));

@@ -309,12 +309,33 @@ static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 
 /* --- set-up and end ------------------------------------------------------ */
 
+/* link_params - the keys that set a bus's data rate: gen, lanes, encoding. */
+static void link_params(const cfg *cf, unsigned *gen, unsigned *lanes, enum bus_encoding *enc)
+{
+	*gen = (unsigned)cfg_int(cf, "bus.gen");
+	*lanes = (unsigned)cfg_int(cf, "bus.lanes");
+	*enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
+}
+
+/**
+ * bus_data_GBps - data bandwidth in GB/s of the bus configured by @cf
+ * (bus.h): MT/s x lanes x num / den bits per us, / 8 / 1000.
+ */
+double bus_data_GBps(const cfg *cf)
+{
+	unsigned gen, lanes;
+	enum bus_encoding enc;
+	uint32_t num, den;
+
+	link_params(cf, &gen, &lanes, &enc);
+	bus_efficiency(gen, enc, &num, &den);
+	return (double)bus_lane_mts(gen) * lanes * num / den / 8e3;
+}
+
 /* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
-	b->gen = (unsigned)cfg_int(cf, "bus.gen");
-	b->lanes = (unsigned)cfg_int(cf, "bus.lanes");
-	b->enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
+	link_params(cf, &b->gen, &b->lanes, &b->enc);
 	b->header = (uint32_t)cfg_size(cf, "bus.header_bytes");
 	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
 	b->turnaround = cfg_time(cf, "bus.turnaround");
