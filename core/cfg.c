@@ -522,6 +522,16 @@ sim_time cfg_time(const cfg *c, const char *path)
 }
 
 /**
+ * cfg_size - value in bytes of the CFG_SIZE key @path (0 to 2^63-1).
+ * @c:    loaded configuration
+ * @path: dotted key path
+ */
+uint64_t cfg_size(const cfg *c, const char *path)
+{
+	return (uint64_t)typed(c, path, 1u << CFG_SIZE, "cfg_size")->val.i;
+}
+
+/**
  * cfg_list - elements of the CFG_LIST key @path.
  * @c:    loaded configuration
  * @path: dotted key path

@@ -22,8 +22,21 @@
  *   CFG_ENUM   string, one of `choices`   "metis"       / metis
  *   CFG_TIME   string with unit (stime.h) "100ps"       / 100ps
  *   CFG_LIST   array or list of strings   ["a", "b c"]  / a,b c
+ *   CFG_SIZE   bytes: integer, or string  4096, "4KiB"  / 4096, 4KiB
+ *              with a unit (size.h)
  * Ranges (`min`, `max`) are texts in the type's own form ("1", "0.0",
- * "1ps"), inclusive, NULL for unbounded.  A NULL default makes a key required.
+ * "1ps", "64B"), inclusive, NULL for unbounded.  A NULL default makes a key
+ * required.
+ *
+ * CFG_SIZE is a whole number of bytes, 0 to 2^63-1: a plain integer is
+ * bytes (so configs written before sizes had units keep working), a string
+ * carries a unit B, KiB, MiB, GiB, TiB (1024-based) or kB, MB, GB, TB
+ * (1000-based), fractions allowed when exact ("1.5MiB"; "1.3KiB" is an
+ * error).  cfg_size() returns it as uint64_t: a size is never negative and
+ * the models' address arithmetic is unsigned; cfg_int() on a size key
+ * panics like any wrong getter, so no model reads a size as a count by
+ * accident.  cfg_dump() writes sizes as strings in their shortest exact
+ * unit form ("4KiB", "1MB", "1536B").
  *
  * CFG_LIST is a list of strings (e.g. the switch names of a custom
  * topology).  In the file it is an array [...] or a list (...) whose
@@ -38,6 +51,7 @@
  *   FILE:LINE: phold.lps: wrong type: got a string (expected an integer)
  *   FILE:LINE: phold.remote: 1.5 is out of range (expected 0 to 1)
  *   FILE:LINE: phold.lookahead: negative time "-5ns" (a time is >= 0)
+ *   FILE:LINE: workload.footprint: size "1.3KiB" is not a whole number of bytes
  *   FILE:LINE: topo.links: wrong type: got an integer (expected a list of strings)
  *   FILE:LINE: topo.links[1]: wrong type: got an integer (expected a string)
  *   FILE:LINE: topo.links: 3 elements is out of range (expected 1 to 2)
@@ -57,7 +71,9 @@
 #include "core/err.h"
 #include "core/stime.h"
 
-enum cfg_type { CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME, CFG_LIST };
+enum cfg_type {
+	CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME, CFG_LIST, CFG_SIZE,
+};
 
 typedef struct cfg_key cfg_key;
 struct cfg_key {
@@ -105,6 +121,7 @@ int cfg_bool(const cfg *c, const char *path);
 const char *cfg_str(const cfg *c, const char *path);  /* CFG_STRING, CFG_ENUM */
 int cfg_enum(const cfg *c, const char *path);         /* index into choices */
 sim_time cfg_time(const cfg *c, const char *path);
+uint64_t cfg_size(const cfg *c, const char *path);    /* bytes, <= 2^63-1 */
 /*
  * cfg_list - the elements of the CFG_LIST key @path, *@n of them (@n may be
  * NULL).  The array is NULL-terminated (never NULL itself, also when empty)

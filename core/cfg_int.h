@@ -37,7 +37,7 @@ enum cfg_origin { CFG_ORIGIN_DEFAULT, CFG_ORIGIN_FILE, CFG_ORIGIN_SET };
 
 typedef struct cfg_value cfg_value;
 struct cfg_value {
-	int64_t i;     /* CFG_INT */
+	int64_t i;     /* CFG_INT; CFG_SIZE: bytes, 0 to 2^63-1 */
 	double f;      /* CFG_FLOAT */
 	int b;         /* CFG_BOOL: 0 or 1 */
 	int idx;       /* CFG_ENUM: index into choices */

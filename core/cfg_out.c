@@ -123,6 +123,23 @@ static void help_widths(const cfg_schema *const *schemas, size_t nschemas,
 	}
 }
 
+/* The units of the time and size keys, after a blank line, if @schemas have any. */
+static void help_units(const cfg_schema *const *schemas, size_t nschemas, FILE *f)
+{
+	unsigned types = 0;
+
+	for (size_t s = 0; s < nschemas; s++)
+		for (size_t j = 0; j < schemas[s]->nkeys; j++)
+			types |= 1u << schemas[s]->keys[j].type;
+	if (types & ((1u << CFG_TIME) | (1u << CFG_SIZE)))
+		fputc('\n', f);
+	if (types & (1u << CFG_TIME))
+		fputs("time: a string with a unit ps|ns|us|ms|s, e.g. \"25ns\", \"1.5us\"\n", f);
+	if (types & (1u << CFG_SIZE))
+		fputs("size: bytes, an integer (4096) or a string with a unit B|KiB|MiB|GiB|TiB "
+		      "(1024-based) or kB|MB|GB|TB (1000-based), e.g. \"4KiB\", \"1.5MiB\"\n", f);
+}
+
 /**
  * cfg_help - print every key of @schemas as an aligned table.
  * @schemas:  the schemas
@@ -131,7 +148,8 @@ static void help_widths(const cfg_schema *const *schemas, size_t nschemas,
  *
  * One section per schema; columns KEY, TYPE, DEFAULT ("(required)" for a
  * required key; strings quoted, lists as ["a", "b"]), RANGE (inclusive; the
- * element count for a list), CHOICES (enums) and DESCRIPTION.
+ * element count for a list), CHOICES (enums) and DESCRIPTION; then, after a
+ * blank line, the units of the time and size types if any key has one.
  */
 void cfg_help(const cfg_schema *const *schemas, size_t nschemas, FILE *f)
 {
@@ -149,4 +167,5 @@ void cfg_help(const cfg_schema *const *schemas, size_t nschemas, FILE *f)
 			help_print(f, &r, w, k->doc ? k->doc : "");
 		}
 	}
+	help_units(schemas, nschemas, f);
 }

@@ -8,6 +8,10 @@
  * cfg__value_from_setting() are the entry points cfg.c uses.  Errors are
  * "PATH: what (expected ...)"; the caller adds the location.
  *
+ * CFG_SIZE values are bytes (size.h) kept in cfg_value.i: from an integer
+ * setting or text (bytes), or from a string with a unit; both go through
+ * size_parse(), so a negative integer gets the same error as "-1KiB".
+ *
  * CFG_LIST values are string lists: from an array or list setting whose
  * elements are all strings, or from comma-separated text (split_list());
  * their range is on the element count (a bound is a cfg_value whose nlist
@@ -16,7 +20,8 @@
  * cfg__value_write() is the inverse for cfg_dump(): libconfig syntax that
  * reads back to the same value (floats in their shortest exact "%g" form,
  * integers beyond 32 bits with the L suffix libconfig 1.5 needs, times that
- * stime_parse() accepts, SIM_TIME_MAX included, lists as string arrays).
+ * stime_parse() accepts, SIM_TIME_MAX included, sizes as strings in their
+ * shortest exact unit form, lists as string arrays).
  *
  * A bad default or bound in a schema is a programming error: panic.
  * Ownership: a cfg_value owns its string and its list (the array and every
@@ -30,16 +35,18 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "core/size.h"
 #include "core/xmalloc.h"
 
 /* Short names, indexed by enum cfg_type. */
 static const char *const type_names[] = {
 	[CFG_INT] = "int",       [CFG_FLOAT] = "float", [CFG_BOOL] = "bool",
 	[CFG_STRING] = "string", [CFG_ENUM] = "enum",   [CFG_TIME] = "time",
-	[CFG_LIST] = "list",
+	[CFG_LIST] = "list",     [CFG_SIZE] = "size",
 };
 
 #define TIME_EXPECTED "a time with a unit ps|ns|us|ms|s, e.g. \"100ps\""
+#define SIZE_EXPECTED "a size: bytes, or a string with a unit " SIZE_UNITS ", e.g. \"4KiB\""
 
 /**
  * cfg__type_name - short name of a key type ("int", "time", ...).
@@ -72,6 +79,7 @@ const char *cfg__expected(const cfg_key *k, char *buf, size_t n)
 		return buf;
 	case CFG_TIME: return TIME_EXPECTED;
 	case CFG_LIST: return "a list of strings";
+	case CFG_SIZE: return SIZE_EXPECTED;
 	}
 	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
 }
@@ -153,6 +161,17 @@ static int parse_time(const cfg_key *k, const char *s, sim_time *t, cxl_err *e)
 
 	if (stime_parse(s, t, &te))
 		return cxl_err_set(e, CXL_EINVAL, "%s: %s", k->path, te.msg);
+	return 0;
+}
+
+static int parse_size(const cfg_key *k, const char *s, int64_t *bytes, cxl_err *e)
+{
+	cxl_err se = { 0 };
+	uint64_t b;
+
+	if (size_parse(s, &b, &se))
+		return cxl_err_set(e, CXL_EINVAL, "%s: %s", k->path, se.msg);
+	*bytes = (int64_t)b; /* <= SIZE_BYTES_MAX = INT64_MAX */
 	return 0;
 }
 
@@ -268,6 +287,8 @@ static int parse_text(const cfg_key *k, const char *text, cfg_value *v, cxl_err 
 	case CFG_LIST:
 		split_list(text, v);
 		return 0;
+	case CFG_SIZE:
+		return parse_size(k, text, &v->i, e);
 	}
 	CXL_PANIC("cfg: %s: bad type %d", k->path, (int)k->type);
 }
@@ -363,6 +384,15 @@ static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *
 		if (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)
 			return from_list(k, s, v, e);
 		break;
+	case CFG_SIZE:
+		if (t == CONFIG_TYPE_STRING)
+			return parse_size(k, config_setting_get_string(s), &v->i, e);
+		if (is_int) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%lld", config_setting_get_int64(s));
+			return parse_size(k, buf, &v->i, e);
+		}
+		break;
 	}
 	return wrong_type(k, cfg__setting_type_text(t), e);
 }
@@ -390,7 +420,8 @@ static cfg_value bound(const cfg_key *k, const char *text)
 static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 {
 	switch (k->type) {
-	case CFG_INT: return (a->i > b->i) - (a->i < b->i);
+	case CFG_INT:
+	case CFG_SIZE: return (a->i > b->i) - (a->i < b->i);
 	case CFG_FLOAT: return (a->f > b->f) - (a->f < b->f);
 	case CFG_TIME: return (a->t > b->t) - (a->t < b->t);
 	case CFG_LIST: return (a->nlist > b->nlist) - (a->nlist < b->nlist);
@@ -401,7 +432,8 @@ static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 static int has_range(const cfg_key *k)
 {
 	return (k->min || k->max) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
-				      k->type == CFG_TIME || k->type == CFG_LIST);
+				      k->type == CFG_TIME || k->type == CFG_LIST ||
+				      k->type == CFG_SIZE);
 }
 
 /**
@@ -427,8 +459,9 @@ char *cfg__range_text(const cfg_key *k, char *buf, size_t n)
 }
 
 /*
- * Text of a ranged value: a CFG_INT, CFG_FLOAT or CFG_TIME value, or the
- * element count of a CFG_LIST ("3 elements"); @n >= STIME_FMT_LEN.
+ * Text of a ranged value: a CFG_INT, CFG_FLOAT, CFG_TIME or CFG_SIZE
+ * value, or the element count of a CFG_LIST ("3 elements");
+ * @n >= STIME_FMT_LEN and SIZE_FMT_LEN.
  */
 static char *number_text(const cfg_key *k, const cfg_value *v, char *buf, size_t n)
 {
@@ -438,6 +471,8 @@ static char *number_text(const cfg_key *k, const cfg_value *v, char *buf, size_t
 		snprintf(buf, n, "%lld", (long long)v->i);
 	else if (k->type == CFG_FLOAT)
 		float_text(v->f, buf, n);
+	else if (k->type == CFG_SIZE)
+		size_format((uint64_t)v->i, buf);
 	else
 		time_text(v->t, buf);
 	return buf;
@@ -585,6 +620,7 @@ void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v)
 		write_string(f, v->s);
 		break;
 	case CFG_TIME:
+	case CFG_SIZE:
 		fprintf(f, "\"%s\"", number_text(k, v, buf, sizeof(buf)));
 		break;
 	case CFG_LIST:

@@ -4,7 +4,8 @@
  *
  * Load is set by the two knobs of a loaded-latency sweep (ESF §III-D): the
  * request queue (at most `workload.queue` outstanding requests) and the
- * issue interval (at least `workload.issue_interval` between two issues).
+ * issue interval (at least `workload.issue_interval` between two issues,
+ * or what an offered `workload.rate` gives: req_rate.c).
  * A request leaves `host.latency` after it is issued (ESF Table III
  * requester latency); its latency is measured from issue to the arrival of
  * its response (DRS for a read, NDR for a write).
@@ -105,9 +106,13 @@ static const cfg_key workload_keys[] = {
 	  "outstanding requests per requester (request queue capacity)" },
 	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "minimum time between two issues of one requester" },
-	{ "workload.footprint", CFG_INT, "1048576", "64", NULL, NULL,
+	{ "workload.rate", CFG_STRING, "0", NULL, NULL, NULL,
+	  "offered load of each requester, instead of issue_interval: bytes per second "
+	  "(\"12.5GB/s\") or a share of the data bandwidth of its link (\"50%\"); \"0\": none "
+	  "(req_rate.c)" },
+	{ "workload.footprint", CFG_SIZE, "1MiB", "64B", NULL, NULL,
 	  "bytes each requester touches (a multiple of 64)" },
-	{ "workload.interleave", CFG_INT, "64", "64", NULL, NULL,
+	{ "workload.interleave", CFG_SIZE, "64B", "64B", NULL, NULL,
 	  "address interleaving granularity across memory devices, bytes (a multiple of 64)" },
 	{ "workload.shared", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "every requester works on the same lines (from address 0) instead of its own "
@@ -121,9 +126,9 @@ const cfg_schema cxl_workload_schema = {
 
 static int check_lines(const cfg *cf, const char *path, cxl_err *err)
 {
-	if (cfg_int(cf, path) % CXL_LINE)
-		return cfg_error_at(cf, path, err, "%lld is not a multiple of %d bytes",
-				    (long long)cfg_int(cf, path), CXL_LINE);
+	if (cfg_size(cf, path) % CXL_LINE)
+		return cfg_error_at(cf, path, err, "%llu is not a multiple of %d bytes",
+				    (unsigned long long)cfg_size(cf, path), CXL_LINE);
 	return 0;
 }
 
@@ -200,8 +205,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->queue = (uint32_t)cfg_int(cf, "workload.queue");
 	r->pattern = cfg_enum(cf, "workload.pattern");
 	r->read_ratio = cfg_float(cf, "workload.read_ratio");
-	r->lines = (uint64_t)cfg_int(cf, "workload.footprint") / CXL_LINE;
-	r->ilv_lines = (uint64_t)cfg_int(cf, "workload.interleave") / CXL_LINE;
+	r->lines = cfg_size(cf, "workload.footprint") / CXL_LINE;
+	r->ilv_lines = cfg_size(cf, "workload.interleave") / CXL_LINE;
 	r->latency = cfg_time(cf, "host.latency");
 	r->interval = cfg_time(cf, "workload.issue_interval");
 	r->next_read = -1;
@@ -209,6 +214,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	r->hot_lines = (uint64_t)((double)r->lines * cfg_float(cf, "workload.hot_footprint"));
 	r->hot_lines = r->hot_lines ? r->hot_lines : 1;
 	r->base = cfg_bool(cf, "workload.shared") ? 0 : (uint64_t)r->pbr * r->lines;
+	if ((rc = req__rate_init(c, r, cf, err)))
+		return rc;
 	if (r->pattern == PAT_TRACE && r->ntargets && (rc = req__trace_init(c, r, cf, err)))
 		return rc;
 	r->slot = xcalloc(r->queue, sizeof(*r->slot));

@@ -36,7 +36,7 @@
 #include "models/proto/cxl_lat.h"
 
 static const cfg_key cache_keys[] = {
-	{ "host.cache.size", CFG_INT, "0", "0", NULL, NULL,
+	{ "host.cache.size", CFG_SIZE, "0B", "0B", NULL, NULL,
 	  "local cache of each requester, bytes (a multiple of 64 x assoc); 0: no cache" },
 	{ "host.cache.assoc", CFG_INT, "8", "0", "65536", NULL,
 	  "ways per set of the local cache; 0: fully associative" },
@@ -71,7 +71,7 @@ void req_each_cached(const void *st, req_line_fn *fn, void *ctx)
  */
 int req__coh_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 {
-	uint64_t bytes = (uint64_t)cfg_int(cf, "host.cache.size");
+	uint64_t bytes = cfg_size(cf, "host.cache.size");
 	uint32_t assoc = (uint32_t)cfg_int(cf, "host.cache.assoc");
 	char why[128];
 

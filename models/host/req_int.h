@@ -3,6 +3,7 @@
  *   req.c      parameters, request generation and issue, responses
  *   req_coh.c  the local cache (hcache.h), write-backs and the answers to
  *              back-invalidation snoops (BISnp -> BIRsp)
+ *   req_rate.c workload.rate: the offered load as an issue interval
  * Contract of the model in req.c; the coherence protocol in cxl_proto.h.
  *
  * Slots: every transaction the requester has in flight (a request, a cache
@@ -112,6 +113,9 @@ uint16_t req__home(const req *r, uint64_t line);
 int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 int req__trace_next(sim_comp *c, req *r);
 void req__trace_finish(req *r);
+
+/* req_rate.c (contract at the definition) */
+int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 
 /* req_coh.c (contracts at the definitions) */
 int req__coh_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);

@@ -115,7 +115,7 @@ static const cfg_key bus_keys[] = {
 	  "link width in lanes: 1, 2, 4, 8 or 16" },
 	{ "bus.encoding", CFG_ENUM, "auto", NULL, NULL, "auto|8b10b|128b130b|flit",
 	  "auto: 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit (236 TLP B per 256 B) for gen 6" },
-	{ "bus.header_bytes", CFG_INT, "20", "0", "256", NULL,
+	{ "bus.header_bytes", CFG_SIZE, "20B", "0B", "256B", NULL,
 	  "wire bytes per packet besides payload: 12 B TLP header + 8 B framing/seq/LCRC (non-flit)" },
 	{ "bus.duplex", CFG_ENUM, "full", NULL, NULL, "full|half",
 	  "full: one transmitter per direction; half: one shared, with turnaround" },
@@ -309,13 +309,34 @@ static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 
 /* --- set-up and end ------------------------------------------------------ */
 
+/* link_params - the keys that set a bus's data rate: gen, lanes, encoding. */
+static void link_params(const cfg *cf, unsigned *gen, unsigned *lanes, enum bus_encoding *enc)
+{
+	*gen = (unsigned)cfg_int(cf, "bus.gen");
+	*lanes = (unsigned)cfg_int(cf, "bus.lanes");
+	*enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
+}
+
+/**
+ * bus_data_GBps - data bandwidth in GB/s of the bus configured by @cf
+ * (bus.h): MT/s x lanes x num / den bits per us, / 8 / 1000.
+ */
+double bus_data_GBps(const cfg *cf)
+{
+	unsigned gen, lanes;
+	enum bus_encoding enc;
+	uint32_t num, den;
+
+	link_params(cf, &gen, &lanes, &enc);
+	bus_efficiency(gen, enc, &num, &den);
+	return (double)bus_lane_mts(gen) * lanes * num / den / 8e3;
+}
+
 /* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
-	b->gen = (unsigned)cfg_int(cf, "bus.gen");
-	b->lanes = (unsigned)cfg_int(cf, "bus.lanes");
-	b->enc = (enum bus_encoding)cfg_enum(cf, "bus.encoding");
-	b->header = (uint32_t)cfg_int(cf, "bus.header_bytes");
+	link_params(cf, &b->gen, &b->lanes, &b->enc);
+	b->header = (uint32_t)cfg_size(cf, "bus.header_bytes");
 	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
 	b->turnaround = cfg_time(cf, "bus.turnaround");
 	b->latency = cfg_time(cf, "bus.latency");

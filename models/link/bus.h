@@ -8,8 +8,10 @@
  * bus.c for the model itself: state, arbitration, statistics.
  *
  * This header exports the model table, its config schema (group "bus"),
- * and the pure serialisation-time arithmetic, so that tests, the system
- * builder's summary and the README can quote the exact figures.
+ * the pure serialisation-time arithmetic, so that tests, the system
+ * builder's summary and the README can quote the exact figures, and the
+ * data bandwidth a bus's configuration gives (bus_data_GBps()), for
+ * components that size their load by their link.
  *
  * Serialisation time of a packet of @bytes on the wire (header + payload):
  *     ps = ceil(bytes * 8 * 10^6 * den / (MT/s * lanes * num))
@@ -86,6 +88,16 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
  * A generation outside 1..6 or 0 lanes is a programming error (panic).
  */
 sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes);
+
+/**
+ * bus_data_GBps - data bandwidth of one direction of the bus whose config
+ * view is @cf (sim_cfg_of() of the bus, so its per-component overrides
+ * apply): the rate of bus.gen x bus.lanes x the efficiency of
+ * bus.encoding, in GB/s (10^9 bytes per second of packet bytes, headers
+ * included).  Reads the keys with the same function as the bus's init.
+ * Example: gen 5 x16, auto (128b/130b) -> 63.015... GB/s.
+ */
+double bus_data_GBps(const cfg *cf);
 
 /**
  * bus_acknak_symbols - AckNak_LATENCY in symbol times for a max payload of

@@ -78,11 +78,11 @@ static int organisation(const cfg *cf, dram_params *p, cxl_err *err)
 	count(cf, "memory.dram.banks", &p->banks);
 	count(cf, "memory.dram.rows", &p->rows);
 	count(cf, "memory.dram.rate", &p->rate);
-	int64_t rb = cfg_int(cf, "memory.dram.row_bytes");
+	uint64_t rb = cfg_size(cf, "memory.dram.row_bytes");
 	if (rb % DRAM_LINE)
 		return cfg_error_at(cf, "memory.dram.row_bytes", err,
-				    "%lld is not a multiple of 64 (a row holds whole lines)",
-				    (long long)rb);
+				    "%llu is not a multiple of 64 (a row holds whole lines)",
+				    (unsigned long long)rb);
 	if (rb)
 		p->row_lines = (uint32_t)(rb / DRAM_LINE);
 	if (dram_map_parse(cfg_str(cf, "memory.dram.mapping"), p->map))

@@ -136,7 +136,7 @@ static const cfg_key mem_keys[] = {
 	  "DDR: banks per bank group (0 = the preset's: 4)" },
 	{ "memory.dram.rows", CFG_INT, "0", "0", "4294967295", NULL,
 	  "DDR: rows per bank (0 = the preset's: 65536)" },
-	{ "memory.dram.row_bytes", CFG_INT, "0", "0", "1048576", NULL,
+	{ "memory.dram.row_bytes", CFG_SIZE, "0B", "0B", "1MiB", NULL,
 	  "DDR: row buffer per rank and channel, bytes, a multiple of 64 "
 	  "(0 = the preset's: DDR4 8192, DDR5 4096)" },
 	{ "memory.dram.page", CFG_ENUM, "open", NULL, NULL, "open|closed",
@@ -184,7 +184,7 @@ const cfg_schema cxl_memory_schema = {
 /* The HDM decoder's interleave set: ways = memory devices behind switches. */
 static void hdm_init(mem *m, const fab_view *v, uint32_t self, const cfg *cf)
 {
-	m->ilv = (uint64_t)cfg_int(cf, "workload.interleave") / CXL_LINE;
+	m->ilv = cfg_size(cf, "workload.interleave") / CXL_LINE;
 	m->ways = 1;
 	if (fab_view_peer_roles(v, self, 0) & FAB_ROLE_SWITCH)
 		m->ways = fab_view_switched_targets(v);

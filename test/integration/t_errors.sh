@@ -78,7 +78,7 @@ check_rejects() {
 		--check "$CONFIGS/spine_leaf.cfg" --set bus.lanes=12 || return 1
 	expect_error "$n" '--set memory.dram.tRCD=20: memory.dram.tRCD: applies to a DDR preset only' \
 		--check "$CONFIGS/spine_leaf.cfg" --set memory.dram.tRCD=20 || return 1
-	expect_error "$n" '--set workload.footprint=32: workload.footprint: 32 is out of range' \
+	expect_error "$n" '--set workload.footprint=32: workload.footprint: 32B is out of range' \
 		--check "$CONFIGS/spine_leaf.cfg" --set workload.footprint=32 || return 1
 	expect_error "$n" '--set workload.trace=missing.cxt: workload.trace: missing.cxt: cannot open' \
 		--check "$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=missing.cxt

@@ -392,7 +392,7 @@ START_TEST(test_bus_schema_defaults)
 	ck_assert_int_eq(cfg_int(cf, "bus.gen"), 5);
 	ck_assert_int_eq(cfg_int(cf, "bus.lanes"), 16);
 	ck_assert_int_eq(cfg_enum(cf, "bus.encoding"), BUS_ENC_AUTO);
-	ck_assert_int_eq(cfg_int(cf, "bus.header_bytes"), 20);
+	ck_assert_uint_eq(cfg_size(cf, "bus.header_bytes"), 20);
 	ck_assert_str_eq(cfg_str(cf, "bus.duplex"), "full");
 	ck_assert_uint_eq(cfg_time(cf, "bus.turnaround"), 2000);
 	ck_assert_uint_eq(cfg_time(cf, "bus.latency"), 1000);
@@ -403,6 +403,38 @@ START_TEST(test_bus_schema_defaults)
 	ck_assert_str_eq(cxl_bus_ops.name, "bus");
 	ck_assert_str_eq(cxl_bus_schema.name, "bus");
 	cfg_free(cf);
+}
+END_TEST
+
+/* bus_data_GBps of the bus keys @sets (each "KEY=VALUE"), defaults otherwise. */
+static double data_GBps(const char *const *sets, size_t nsets)
+{
+	static const cfg_schema *const schemas[] = { &sim_schema, &cxl_bus_schema };
+	const char *all[4] = { "simulation.end=1us" };
+	cxl_err err = { 0 };
+	cfg *cf;
+
+	for (size_t i = 0; i < nsets; i++)
+		all[i + 1] = sets[i];
+	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 2, all, nsets + 1, &err), 0);
+	double gbps = bus_data_GBps(cf);
+	cfg_free(cf);
+	return gbps;
+}
+
+START_TEST(test_bus_data_GBps_from_config)
+{
+	const char *g2x1[] = { "bus.gen=2", "bus.lanes=1" };
+	const char *g6[] = { "bus.gen=6" };
+	const char *g3x4_8b[] = { "bus.gen=3", "bus.lanes=4", "bus.encoding=8b10b" };
+
+	/* gen 5 x16, 128b/130b: 32000 MT/s x 16 x 64/65 / 8 bits */
+	ck_assert_double_eq_tol(data_GBps(NULL, 0), 63.0153846153846, 1e-9);
+	ck_assert_double_eq_tol(data_GBps(g2x1, 2), 0.5, 1e-12);
+	ck_assert_double_eq_tol(data_GBps(g6, 1), 118.0, 1e-9);  /* flit: 59/64 */
+	ck_assert_double_eq_tol(data_GBps(g3x4_8b, 3), 3.2, 1e-12);
+	/* the serialiser agrees: 64 B at gen 2 x1 take 128 ns = 64 B / 0.5 GB/s */
+	ck_assert_uint_eq(bus_ser_time(2, 1, BUS_ENC_AUTO, 64), 128000);
 }
 END_TEST
 
@@ -422,6 +454,7 @@ Suite *bus_suite(void)
 	tcase_add_test(ser, test_bus_ser_time_exact);
 	tcase_add_test(ser, test_bus_ser_time_no_overflow);
 	tcase_add_test(ser, test_bus_efficiency_table);
+	tcase_add_test(ser, test_bus_data_GBps_from_config);
 	tcase_add_test_raise_signal(ser, test_bus_ser_time_bad_gen_panics, SIGABRT);
 	tcase_add_test(rate, test_bus_goodput_gen2_x1);
 	tcase_add_test(rate, test_bus_goodput_gen3_x4);
