@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/numeric.h"
+
 static const struct {
 	const char *name;
 	uint64_t bytes;
@@ -77,16 +79,6 @@ static void scan_number(const char **p, number *n)
 	*p = q;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* size_parse - @s in bytes into *@out; contract in size.h. */
 int size_parse(const char *s, uint64_t *out, cxl_err *err)
 {
@@ -110,7 +102,7 @@ int size_parse(const char *s, uint64_t *out, cxl_err *err)
 	if (n.too_fine)
 		return cxl_err_set(err, CXL_EINVAL,
 				   "size \"%s\" has too many decimals (at most 18)", s);
-	const uint64_t g = gcd64(n.scale, unit), q = n.scale / g;
+	const uint64_t g = cxl_gcd(n.scale, unit), q = n.scale / g;
 	if (n.frac % q)
 		return cxl_err_set(err, CXL_EINVAL, "size \"%s\" is not a whole number of bytes", s);
 	const uint64_t fb = n.frac / q * (unit / g);

@@ -70,7 +70,8 @@ static unsigned roles_of(const sim_graph *g, uint32_t id)
 	return k == UINT32_MAX ? 0 : fab_kinds[k].roles;
 }
 
-static uint64_t counter(const stats_comp *c, const char *name)
+/* fab__counter - counter @name of component @c; 0 if it has none. */
+uint64_t fab__counter(const stats_comp *c, const char *name)
 {
 	const stats_entry *e = stats_get(c, name);
 
@@ -87,14 +88,14 @@ static void merge_hist(stats_hist *dst, const stats_comp *c, const char *name)
 
 static void add_requester(fab_totals *t, const stats_comp *c)
 {
-	t->reads += counter(c, "reads");
-	t->writes += counter(c, "writes");
-	t->bytes += counter(c, "bytes");
-	t->hops_sum += counter(c, "hops_sum");
-	t->issued += counter(c, "issued");
-	t->completed += counter(c, "completed");
-	if (counter(c, "reads") + counter(c, "writes")) {
-		uint64_t f = counter(c, "t_first_ps"), l = counter(c, "t_last_ps");
+	t->reads += fab__counter(c, "reads");
+	t->writes += fab__counter(c, "writes");
+	t->bytes += fab__counter(c, "bytes");
+	t->hops_sum += fab__counter(c, "hops_sum");
+	t->issued += fab__counter(c, "issued");
+	t->completed += fab__counter(c, "completed");
+	if (fab__counter(c, "reads") + fab__counter(c, "writes")) {
+		uint64_t f = fab__counter(c, "t_first_ps"), l = fab__counter(c, "t_last_ps");
 		t->t_first = f < t->t_first ? f : t->t_first;
 		t->t_last = l > t->t_last ? l : t->t_last;
 	}
@@ -116,9 +117,9 @@ static void add_breakdown(fab_totals *t, const stats_comp *c)
 
 	for (int j = 0; j < CXL_LAT_N; j++) {
 		snprintf(name, sizeof(name), "lat_%s_ps", cxl_lat_name((enum cxl_lat)j));
-		t->bd[j] += counter(c, name);
+		t->bd[j] += fab__counter(c, name);
 	}
-	t->bd_ovf += counter(c, "breakdown_overflow");
+	t->bd_ovf += fab__counter(c, "breakdown_overflow");
 	for (size_t i = 0; i < c->n; i++) {
 		const stats_entry *e = c->e[i];
 		if (e->kind != STATS_COUNTER || strncmp(e->name, "lat_hops_", 9))
@@ -180,11 +181,11 @@ static void add_util(fab_totals *t, uint64_t busy, uint64_t wire, sim_time span)
 /* A bus: full duplex has a transmitter per direction, half duplex one. */
 static void add_bus(fab_totals *t, const stats_comp *c, sim_time span, int half)
 {
-	uint64_t busy[2] = { counter(c, "busy_ps_d0"), counter(c, "busy_ps_d1") };
-	uint64_t wire[2] = { counter(c, "wire_bytes_d0"), counter(c, "wire_bytes_d1") };
+	uint64_t busy[2] = { fab__counter(c, "busy_ps_d0"), fab__counter(c, "busy_ps_d1") };
+	uint64_t wire[2] = { fab__counter(c, "wire_bytes_d0"), fab__counter(c, "wire_bytes_d1") };
 
 	t->wire += wire[0] + wire[1];
-	t->payload += counter(c, "payload_bytes_d0") + counter(c, "payload_bytes_d1");
+	t->payload += fab__counter(c, "payload_bytes_d0") + fab__counter(c, "payload_bytes_d1");
 	if (half) {
 		add_util(t, busy[0] + busy[1], wire[0] + wire[1], span);
 		return;
@@ -219,10 +220,10 @@ static void add_memory(fab_totals *t, const stats_comp *c)
 	if (!stats_get(c, "bisnp"))
 		return;
 	t->coherent = 1;
-	t->bisnp += counter(c, "bisnp");
-	t->birsp += counter(c, "birsp");
-	t->evictions += counter(c, "evictions");
-	t->conflicts += counter(c, "conflicts");
+	t->bisnp += fab__counter(c, "bisnp");
+	t->birsp += fab__counter(c, "birsp");
+	t->evictions += fab__counter(c, "evictions");
+	t->conflicts += fab__counter(c, "conflicts");
 }
 
 static void write_totals(json_w *w, const fab_totals *t)
@@ -286,9 +287,9 @@ void fab__totals_gather(fab_totals *t, const cfg *cf, const sim_graph *g,
 		if (roles & FAB_ROLE_REQUESTER) {
 			add_requester(t, c);
 			fab__window_add_requester(t, c);
-			t->hits += counter(c, "hits");
-			t->misses += counter(c, "misses");
-			t->writebacks += counter(c, "writebacks");
+			t->hits += fab__counter(c, "hits");
+			t->misses += fab__counter(c, "misses");
+			t->writebacks += fab__counter(c, "writebacks");
 		} else if (roles & FAB_ROLE_TARGET) {
 			add_memory(t, c);
 		}

@@ -29,24 +29,17 @@
 #include "core/stime.h"
 #include "models/fabric/fab_kind.h"
 
-static uint64_t counter(const stats_comp *c, const char *name)
-{
-	const stats_entry *e = stats_get(c, name);
-
-	return e && e->kind == STATS_COUNTER ? e->value : 0;
-}
-
 /* fab__window_add_requester - the window counters of requester @c. */
 void fab__window_add_requester(fab_totals *t, const stats_comp *c)
 {
-	uint64_t iv = counter(c, "offered_interval_ps"), done = counter(c, "t_done_ps");
+	uint64_t iv = fab__counter(c, "offered_interval_ps"), done = fab__counter(c, "t_done_ps");
 
-	t->win_bytes += counter(c, "window_bytes");
-	t->drained += counter(c, "drained");
-	t->unanswered += counter(c, "outstanding_at_end");
+	t->win_bytes += fab__counter(c, "window_bytes");
+	t->drained += fab__counter(c, "drained");
+	t->unanswered += fab__counter(c, "outstanding_at_end");
 	t->t_done = done > t->t_done ? done : t->t_done;
-	t->time_bounded |= counter(c, "cut_by_end") != 0;
-	if (!counter(c, "issued"))
+	t->time_bounded |= fab__counter(c, "cut_by_end") != 0;
+	if (!fab__counter(c, "issued"))
 		return;
 	t->nactive++;
 	if (iv)
@@ -79,9 +72,9 @@ static void per_requester(fab_totals *t, const sim_graph *g, const stats_set *ta
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
 		uint32_t k = fab_kind_of_ops(g->comp[c->id].ops);
-		if (k == UINT32_MAX || !fab_kind_has(k, FAB_ROLE_REQUESTER) || !counter(c, "issued"))
+		if (k == UINT32_MAX || !fab_kind_has(k, FAB_ROLE_REQUESTER) || !fab__counter(c, "issued"))
 			continue;
-		double b = gbps(counter(c, "window_bytes"), t->w1 - t->w0);
+		double b = gbps(fab__counter(c, "window_bytes"), t->w1 - t->w0);
 		t->host_min = first || b < t->host_min ? b : t->host_min;
 		t->host_max = first || b > t->host_max ? b : t->host_max;
 		first = 0;

@@ -104,6 +104,7 @@
 
 #include <stdlib.h>
 
+#include "core/numeric.h"
 #include "core/xmalloc.h"
 #include "models/link/bus_int.h"
 #include "models/fabric/fab_view.h"
@@ -162,16 +163,6 @@ uint32_t bus_lane_mts(unsigned gen)
 	return gen <= BUS_GEN_MAX ? mts[gen] : 0;
 }
 
-static uint32_t gcd32(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /**
  * bus_efficiency - encoding efficiency @num / @den (OUT, reduced) of
  * generation @gen (1..6) under @enc; see bus.h for the table.
@@ -188,7 +179,7 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
 		n *= BUS_FLIT_TLP;
 		d *= BUS_FLIT_BYTES;
 	}
-	uint32_t g = gcd32(n, d);
+	uint32_t g = (uint32_t)cxl_gcd(n, d);
 	*num = n / g;
 	*den = d / g;
 }

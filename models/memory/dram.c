@@ -21,18 +21,9 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/numeric.h"
 #include "core/xmalloc.h"
 #include "models/memory/dram_int.h"
-
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 /**
  * dram_cycle_ps - the time clock cycle @c of @d starts: ceil(c * tCK) ps.
@@ -77,8 +68,8 @@ dram *dram_create(const dram_params *p)
 	if (dram_params_check(p, why, sizeof(why)))
 		CXL_PANIC("dram: bad parameters: %s", why);
 	d->p = *p;
-	d->tck_n = 2000000 / gcd(2000000, p->rate);
-	d->tck_d = p->rate / gcd(2000000, p->rate);
+	d->tck_n = 2000000 / cxl_gcd(2000000, p->rate);
+	d->tck_d = p->rate / cxl_gcd(2000000, p->rate);
 	d->cnt[DRAM_F_CH] = p->channels;
 	d->cnt[DRAM_F_COL] = p->row_lines;
 	d->cnt[DRAM_F_BG] = p->bankgroups;
