@@ -99,9 +99,11 @@ static const cfg_key workload_keys[] = {
 	{ "workload.requests", CFG_INT, "1000", "0", NULL, NULL,
 	  "requests each requester issues" },
 	{ "workload.warmup", CFG_INT, "0", "0", NULL, NULL,
-	  "first requests of each requester left out of the statistics" },
+	  "first requests of each requester left out of the latency statistics (throughput "
+	  "counts from simulation.warmup)" },
 	{ "simulation.warmup", CFG_TIME, "0ps", "0ps", NULL, NULL,
-	  "requests issued before this time are left out of the statistics (with workload.warmup)" },
+	  "the measurement window opens: requests issued before it are left out of latency, data "
+	  "delivered before it out of throughput; the window closes at simulation.end" },
 	{ "workload.queue", CFG_INT, "16", "1", "65535", NULL,
 	  "outstanding requests per requester (request queue capacity)" },
 	{ "workload.issue_interval", CFG_TIME, "0ps", "0ps", NULL, NULL,
