@@ -28,10 +28,11 @@ void cli_usage(FILE *f)
 "                     --set 'workload[host3].queue=64' (per-component overrides)\n"
 "  --seed N           same as --set simulation.seed=N\n"
 "  --end TIME         same as --set simulation.end=TIME (e.g. 4us)\n"
-"  --partition NAME   how components are spread over ranks:\n"
-"                     block (default): contiguous id ranges of equal weight\n"
-"                     roundrobin: component i on rank i mod N\n"
+"  --partition NAME   how components are spread over ranks (default: metis\n"
+"                     for fabrics, block for PHOLD):\n"
 "                     metis: fewest cut links within 3% load imbalance\n"
+"                     block: contiguous id ranges of equal weight\n"
+"                     roundrobin: component i on rank i mod N\n"
 "  --check            validate CONFIG, print what it describes (a fabric:\n"
 "                     counts, edge ports, radix, diameter, bisection,\n"
 "                     routing tables) and initialise every component as a\n"
@@ -163,7 +164,7 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 
 int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
 {
-	*o = (cli_opts){ .action = CLI_RUN, .partition = "block", .progress = -1 };
+	*o = (cli_opts){ .action = CLI_RUN, .progress = -1 };
 	for (int i = 1; i < argc; i++) {
 		int rc = parse_one(argc, argv, &i, o, err);
 		if (rc)

@@ -22,7 +22,7 @@ struct cli_opts {
 	enum cli_action action;  /* what to do */
 	const char *config;      /* config file (NULL: none given) */
 	const char *outdir;      /* -o; NULL: out/<config basename> */
-	const char *partition;   /* --partition name */
+	const char *partition;   /* --partition name; NULL: the system's default */
 	const char **sets;       /* --set KEY=VALUE, plus --seed/--end rewritten as sets */
 	int nsets;               /* number of sets */
 	char **owned;            /* strings allocated for rewritten sets */

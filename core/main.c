@@ -231,7 +231,10 @@ static int check(app *a, cxl_err *err)
 
 static int partition(app *a, int nranks, cxl_err *err)
 {
-	a->part = part_lookup(a->opt.partition);
+	const char *name = a->opt.partition ? a->opt.partition :
+			   a->sys->partitioner ? a->sys->partitioner : "block";
+
+	a->part = part_lookup(name);
 	if (!a->part) {
 		char names[256] = "";
 		int n;
@@ -241,7 +244,7 @@ static int partition(app *a, int nranks, cxl_err *err)
 			snprintf(names + len, sizeof(names) - len, "%s%s", i ? "|" : "", l[i]->name);
 		}
 		return cxl_err_set(err, CXL_EINVAL, "--partition %s: unknown partitioner (expected %s)",
-				   a->opt.partition, names);
+				   name, names);
 	}
 	a->rank_of = xmalloc((a->g.ncomp ? a->g.ncomp : 1) * sizeof(*a->rank_of));
 	int rc = a->part->assign(&a->g, nranks, a->rank_of, err);

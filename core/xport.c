@@ -32,7 +32,7 @@ struct xport {
 	cxl_event *in;     /* receive buffer */
 	int parity;        /* window parity: which tag this exchange uses */
 	int complete;      /* every rank has every other as neighbour (agreed) */
-	MPI_Datatype ev_type; /* one event: 64 contiguous bytes */
+	MPI_Datatype ev_type; /* one event: sizeof(cxl_event) contiguous bytes */
 	size_t in_cap;     /* its capacity in events */
 };
 
@@ -41,8 +41,46 @@ static void abort_hook(void)
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/*
+ * Started by an MPI launcher?  Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE,
+ * PMIx launchers (srun --mpi=pmix, prterun) PMIX_RANK, MPICH's Hydra and
+ * PMI-1/2 launchers (srun --mpi=pmi2) PMI_RANK / PMI_SIZE.  CXLFAB_MPI
+ * overrides: "1" always, "0" never.
+ */
+static int launched(void)
+{
+	static const char *const vars[] = {
+		"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+	};
+	const char *force = getenv("CXLFAB_MPI");
+
+	if (force && *force)
+		return strcmp(force, "0") != 0;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (getenv(vars[i]))
+			return 1;
+	return 0;
+}
+
+/* Is MPI running (started by xport_start and not finalised)? */
+static int mpi_on(void)
+{
+	int init = 0, fin = 0;
+
+	MPI_Initialized(&init);
+	if (init)
+		MPI_Finalized(&fin);
+	return init && !fin;
+}
+
 void xport_start(int *argc, char ***argv, int *rank, int *nranks)
 {
+	if (!launched()) {
+		*rank = 0;
+		*nranks = 1;
+		cxl_set_panic_rank(0);
+		return;
+	}
 	MPI_Init(argc, argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, rank);
 	MPI_Comm_size(MPI_COMM_WORLD, nranks);
@@ -53,7 +91,8 @@ void xport_start(int *argc, char ***argv, int *rank, int *nranks)
 void xport_stop(void)
 {
 	cxl_set_abort_hook(NULL);
-	MPI_Finalize();
+	if (mpi_on())
+		MPI_Finalize();
 }
 
 xport *xport_create(int rank, int nranks, const uint8_t *neighbour)
@@ -217,6 +256,7 @@ void xport_barrier(void)
 
 void xport_abort(int code)
 {
-	MPI_Abort(MPI_COMM_WORLD, code);
+	if (mpi_on())
+		MPI_Abort(MPI_COMM_WORLD, code);
 	exit(code);
 }

@@ -33,9 +33,15 @@
 
 typedef struct xport xport;
 
-/* xport_start - MPI_Init; returns rank and size, installs the panic abort hook. */
+/**
+ * xport_start - MPI_Init when the process was started by an MPI launcher
+ * (mpirun, srun, mpiexec: their environment says so, see xport.c), and the
+ * panic abort hook; returns rank and size.  A process started on its own
+ * runs as rank 0 of 1 without MPI: an MPI singleton start-up costs about
+ * 0.4 s, more than a small run.  CXLFAB_MPI=1 forces MPI, =0 forbids it.
+ */
 void xport_start(int *argc, char ***argv, int *rank, int *nranks);
-/* xport_stop - MPI_Finalize. */
+/* xport_stop - MPI_Finalize, if MPI was started. */
 void xport_stop(void);
 
 /**
@@ -79,7 +85,7 @@ void *xport_gather(const void *buf, size_t len, size_t *lens);
 
 /* xport_barrier - for tests and orderly shutdown only. */
 void xport_barrier(void);
-/* xport_abort - MPI_Abort with @code. */
+/* xport_abort - MPI_Abort with @code (exit(@code) without MPI). */
 _Noreturn void xport_abort(int code);
 
 #endif

@@ -59,6 +59,7 @@ struct sys_builder {
 				      go on so that work in flight finishes (NULL: 0) */
 	sys_report_fn *report;     /* optional, rank 0: a few lines of results after the run
 				      to out, warnings to warn (either NULL: none) */
+	const char *partitioner;   /* the default --partition (NULL: block) */
 	const char *not_runnable;  /* NULL, or why this system cannot be simulated yet */
 };
 

@@ -135,7 +135,7 @@ test_sbatch_fake_array() {
 		fail "folders: $(ls sb)" || return 1
 	collect sb > out || return 1
 	grep -q '^"sb/workload.queue=2,workload.requests=20",2,20,2,metis,' out || fail "task 0 row: $(cat out)" || return 1
-	grep -q '^"sb/workload.queue=8,workload.requests=40",8,40,1,block,' out || fail "task 3 row: $(cat out)" || return 1
+	grep -q '^"sb/workload.queue=8,workload.requests=40",8,40,1,metis,' out || fail "task 3 row: $(cat out)" || return 1
 	# resubmitted: the done task runs nothing
 	SLURM_ARRAY_TASK_ID=3 SLURM_NTASKS=1 sb "${GRID[@]}" -o sb "$CONFIGS/chain.cfg" > log 2>&1 || return 1
 	grep -q 'done already, skipped' log || fail "task 3 again: $(cat log)"

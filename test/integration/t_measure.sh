@@ -110,10 +110,10 @@ test_breakdown_idle_is_the_configured_sums() {
 # and by hop count; each mechanism shows up in its own category.
 test_breakdown_sums_under_load() {
 	local cat
-	cxl 2 -q "$CONFIGS/spine_leaf.cfg" --set workload.queue=64 --set bus.lanes=1 --end 3us -o a || return 1
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" --set workload.queue=64 --set bus.lanes=1 --end 3us -o a || return 1
 	cxl 1 -q "$CONFIGS/invblk.cfg" -o b || return 1
-	cxl 3 -q "$CONFIGS/pcie-replay.cfg" --set bus.error_rate=0.01 -o c || return 1
-	cxl 2 -q "$CONFIGS/spine_leaf.cfg" --set switch.slices=2 --set switch.forwarding=cut_through \
+	cxl 1 -q "$CONFIGS/pcie-replay.cfg" --set bus.error_rate=0.01 -o c || return 1
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" --set switch.slices=2 --set switch.forwarding=cut_through \
 		--set workload.read_ratio=0.5 --end 2us -o d || return 1
 	for r in a b c d; do
 		breakdown $r/stats.json > $r.txt
@@ -122,7 +122,7 @@ test_breakdown_sums_under_load() {
 	cat() { awk -v k="$2" '$1 == k { print $2 }' "$1.txt"; }
 	awk 'BEGIN { exit !('"$(cat a queueing)"' > 100) }' || fail "spine_leaf, x1 buses, queue 64: little queueing" || return 1
 	awk 'BEGIN { exit !('"$(cat b coherence)"' > 0) }' || fail "invblk: no coherence wait" || return 1
-	cxl 3 -q "$CONFIGS/pcie-replay.cfg" -o c0 || return 1
+	cxl 1 -q "$CONFIGS/pcie-replay.cfg" -o c0 || return 1
 	breakdown c0/stats.json > c0.txt
 	awk 'BEGIN { exit !('"$(cat c serialisation)"' > '"$(cat c0 serialisation)"') }' ||
 		fail "replays did not add serialisation" || return 1
