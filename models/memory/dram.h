@@ -220,7 +220,7 @@ sim_time dram_cycle_ps(const dram *d, uint64_t c);
 
 /* dram_preset.c: the presets and the checks of a parameter set. */
 
-/* dram_preset - the preset called @name ("DDR4-3200", "DDR5-4800"), or NULL. */
+/* dram_preset - the preset called @name ("DDR4-2400", "DDR4-3200", "DDR5-4800"), or NULL. */
 const dram_params *dram_preset(const char *name);
 
 /**

@@ -22,9 +22,24 @@
  *     48 (ramulator2 gets 49 from a tCK rounded to 416 ps), tRFC1 295 ns
  *     (16 Gb) = 708, tREFI 3.9 us = 9360; tRTW = CL + BL + 2 - CWL + 2 =
  *     14 as in ramulator2.
+ *   DDR4-2400 (the cMPI pool's DIMMs, seed 001): ramulator2
+ *     python/ramulator/dram/ddr4.py DDR4_2400R with the DDR4_8Gb_x8
+ *     organisation (@38c51d40a976): tCK 833 ps (exactly 5/6 ns here), CL 16,
+ *     CWL 12, tRCD = tRP 16, tRAS 39, tRC 55, tWR 18 (15 ns), tRTP 9
+ *     (7.5 ns), tCCD_S/L 4/6, tWTR_S/L 3/9, nCS 2 (our tRTRS), and from its
+ *     JEDEC tables for x8 at 2400: tRRD_S/L 4/6, tFAW 26; 4 bank groups x 4
+ *     banks, 65536 rows, 1024 columns of x8 devices on a 64-bit bus = 8 KiB
+ *     rows.  DRAMsim3 configs/DDR4_8Gb_x8_2400.ini (@7985fa07c13d, Micron
+ *     MT40A1G8PM-083E) has the same CL, tRCD, tRP, tRAS, tRRD_S/L, tWTR_S/L,
+ *     tFAW, tCCD_S/L and tRTRS 2, but CWL 16 (JEDEC's second CWL set, for a
+ *     2 tCK write preamble) and tWR 19 (15 ns over a tCK rounded to
+ *     0.833 ns), and no tRTP.  tRFC 420 = 350 ns (8 Gb) is DRAMsim3's, the
+ *     value of the DDR4-3200 preset (ramulator2 uses 360 ns for 8 Gb);
+ *     tREFI 7.8 us at the exact tCK = 9360 (both give 9364 from 0.833 ns);
+ *     tRTW = CL + BL/2 + 2 - CWL = 10 as in ramulator2.
  * A DDR5 "channel" here is one 32-bit subchannel (a DIMM has two).
  * Theoretical bandwidth per channel: 64 B per tBL: DDR4-3200 x64 25.6 GB/s,
- * DDR5-4800 x32 19.2 GB/s.
+ * DDR5-4800 x32 19.2 GB/s, DDR4-2400 x64 19.2 GB/s.
  */
 #include "models/memory/dram.h"
 
@@ -60,6 +75,20 @@ static const dram_params presets[] = {
 			T(tRRD_S) = 8, T(tRRD_L) = 12, T(tFAW) = 48,
 			T(tWTR_S) = 6, T(tWTR_L) = 24, T(tRTW) = 14, T(tRTRS) = 2,
 			T(tPPD) = 2, T(tRFC) = 708, T(tREFI) = 9360, T(tCMD) = 2,
+		},
+	},
+	{
+		.name = "DDR4-2400", .rate = 2400, .channels = 2, .ranks = 1,
+		.bankgroups = 4, .banks = 4, .rows = 65536, .row_lines = 128,
+		.queue = 32, .starve = 16, .closed_page = 0, .refresh = 1,
+		.map = { DRAM_F_CH, DRAM_F_BG, DRAM_F_COL, DRAM_F_RANK, DRAM_F_BANK, DRAM_F_ROW },
+		.t = {
+			T(tBL) = 4, T(tCL) = 16, T(tCWL) = 12, T(tRCD) = 16, T(tRP) = 16,
+			T(tRAS) = 39, T(tRC) = 55, T(tWR) = 18, T(tRTP) = 9,
+			T(tCCD_S) = 4, T(tCCD_L) = 6, T(tCCD_L_WR) = 6,
+			T(tRRD_S) = 4, T(tRRD_L) = 6, T(tFAW) = 26,
+			T(tWTR_S) = 3, T(tWTR_L) = 9, T(tRTW) = 10, T(tRTRS) = 2,
+			T(tPPD) = 0, T(tRFC) = 420, T(tREFI) = 9360, T(tCMD) = 1,
 		},
 	},
 };

@@ -125,7 +125,7 @@ static const cfg_key mem_keys[] = {
 	  "simple DRAM model: bandwidth of one channel, GB/s (25.6: DDR4-3200)" },
 	{ "memory.buffer", CFG_INT, "32", "1", "4096", NULL,
 	  "requests the device holds per VC (credits it grants)" },
-	{ "memory.dram.preset", CFG_ENUM, "simple", NULL, NULL, "simple|DDR4-3200|DDR5-4800",
+	{ "memory.dram.preset", CFG_ENUM, "simple", NULL, NULL, "simple|DDR4-2400|DDR4-3200|DDR5-4800",
 	  "DRAM model: simple (fixed latency + channel bandwidth) or a detailed DDR preset" },
 	{ "memory.dram.channels", CFG_INT, "2", "1", "64", NULL,
 	  "DDR: channels per device (DDR5: 32-bit subchannels, 2 per DIMM)" },

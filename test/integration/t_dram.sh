@@ -1,5 +1,5 @@
 # t_dram.sh - the detailed DRAM model (memory.dram.preset = DDR4-3200 /
-# DDR5-4800) end to end: results byte-identical on 1-4 ranks, every request
+# DDR5-4800 / DDR4-2400) end to end: results byte-identical on 1-4 ranks, every request
 # answered and every credit home; the idle latency to the picosecond;
 # streaming beats random on configs/dram-stream.cfg; the statistics add up;
 # configuration errors; the simple model stays the default.
@@ -61,12 +61,14 @@ test_dram_idle_latency_exact() {
 	to=$(( 10000 + 4 * 25000 + 2 * 1000 + 2 * $(ser5x16 20) + 20000 ))
 	back=$(( 4 * 25000 + 2 * 1000 + 2 * $(ser5x16 84) + 20000 ))
 	a=$(( to + 40000 ))
-	# DDR4-3200: tCK 625 ps, tRCD 22 + CL 22 + BL 4; DDR5-4800: tCK 1250/3 ps, 34 + 34 + 8
-	local w4 w5
+	# DDR4-3200: tCK 625 ps, tRCD 22 + CL 22 + BL 4; DDR5-4800: tCK 1250/3 ps, 34 + 34 + 8;
+	# DDR4-2400: tCK 5000/6 ps, 16 + 16 + 4 (cycle c starts at ceil(c * tCK))
+	local w4 w5 w2
 	w4=$(( ((a / 625) + 1 + 48) * 625 + back ))
 	w5=$(( ((a * 3 / 1250) + 1 + 76) * 1250 / 3 + back ))
 	[ $(( ((a * 3 / 1250) + 1 + 76) * 1250 % 3 )) = 0 ] || w5=$(( w5 + 1 ))
-	for pw in "DDR4-3200 $w4" "DDR5-4800 $w5"; do
+	w2=$(( (((a * 6 / 5000) + 1 + 36) * 5000 + 5) / 6 + back ))
+	for pw in "DDR4-3200 $w4" "DDR5-4800 $w5" "DDR4-2400 $w2"; do
 		set -- $pw
 		cxl 1 -q "$CONFIGS/esf-validation.cfg" -o "$1" --set workload.requests=1 --set workload.queue=1 \
 			--set memory.dram.preset="$1" || return 1
@@ -78,7 +80,7 @@ test_dram_idle_latency_exact() {
 }
 
 test_dram_stream_beats_random() {
-	for pp in "DDR4-3200 25.6" "DDR5-4800 19.2"; do
+	for pp in "DDR4-3200 25.6" "DDR5-4800 19.2" "DDR4-2400 19.2"; do
 		set -- $pp
 		local pr=$1 peak=$2 bw=() hits=()
 		for pat in stream random; do

@@ -13,9 +13,9 @@
  * Covered: presets, time conversion, mapping strings, parameter checks;
  * the checker itself (accepts a legal hand trace, catches each rule in a
  * bad one, catches a mutated model trace); no violation on streaming,
- * random and mixed traffic, open and closed page, 1 and 2 ranks, both
- * presets; streaming-read bandwidth per channel within 10% of the
- * theoretical (25.6 / 19.2 GB/s) with its row-hit rate, random lower;
+ * random and mixed traffic, open and closed page, 1 and 2 ranks, every
+ * preset; streaming-read bandwidth per channel within 10% of the
+ * theoretical (25.6 / 19.2 / 19.2 GB/s) with its row-hit rate, random lower;
  * write batching; results independent of how often the caller advances;
  * lazy refresh catch-up over an idle stretch; the FR-FCFS starvation cap;
  * a full queue panics.  The configuration keys: test_dram_cfg.c.
@@ -57,21 +57,23 @@ static void print_run(const char *what, const dram_params *p, const run *r)
 
 START_TEST(test_dram_preset_peak_bandwidth)
 {
-	dram_params d4 = preset("DDR4-3200"), d5 = preset("DDR5-4800");
+	dram_params d4 = preset("DDR4-3200"), d5 = preset("DDR5-4800"), d2 = preset("DDR4-2400");
 
 	ck_assert_double_eq_tol(dram_peak_GBps(&d4), 25.6, 1e-9);
 	ck_assert_double_eq_tol(dram_peak_GBps(&d5), 19.2, 1e-9);
+	ck_assert_double_eq_tol(dram_peak_GBps(&d2), 19.2, 1e-9);
 	ck_assert_ptr_null(dram_preset("simple"));
 	ck_assert_ptr_null(dram_preset("DDR3-1600"));
 	ck_assert_int_eq(dram_params_check(&d4, NULL, 0), 0);
 	ck_assert_int_eq(dram_params_check(&d5, NULL, 0), 0);
+	ck_assert_int_eq(dram_params_check(&d2, NULL, 0), 0);
 }
 END_TEST
 
 START_TEST(test_dram_cycle_time_exact)
 {
-	dram_params d5 = preset("DDR5-4800"), d4 = preset("DDR4-3200");
-	dram *a = dram_create(&d5), *b = dram_create(&d4);
+	dram_params d5 = preset("DDR5-4800"), d4 = preset("DDR4-3200"), d2 = preset("DDR4-2400");
+	dram *a = dram_create(&d5), *b = dram_create(&d4), *c = dram_create(&d2);
 
 	/* tCK = 1250/3 ps: cycle c starts at ceil(c * 1250 / 3) */
 	ck_assert_uint_eq(dram_cycle_ps(a, 0), 0);
@@ -80,8 +82,13 @@ START_TEST(test_dram_cycle_time_exact)
 	ck_assert_uint_eq(dram_cycle_ps(a, 2400000000ull), 1000000000000ull); /* 1 s */
 	ck_assert_uint_eq(dram_cycle_ps(a, 3000000000000001ull), 1250000000000000417ull);
 	ck_assert_uint_eq(dram_cycle_ps(b, 7), 4375);
+	/* DDR4-2400: tCK = 5000/6 ps */
+	ck_assert_uint_eq(dram_cycle_ps(c, 1), 834);
+	ck_assert_uint_eq(dram_cycle_ps(c, 6), 5000);
+	ck_assert_uint_eq(dram_cycle_ps(c, 1200000000ull), 1000000000000ull); /* 1 s */
 	dram_destroy(a);
 	dram_destroy(b);
+	dram_destroy(c);
 }
 END_TEST
 
@@ -251,7 +258,7 @@ END_TEST
 
 START_TEST(test_dram_checker_catches_mutated_model_trace)
 {
-	dram_params p = preset("DDR4-3200");
+	dram_params p = preset(_i ? "DDR4-2400" : "DDR4-3200");
 	gen g = { .pattern = PAT_RANDOM, .footprint = 1u << 16, .wr_pct = 30, .rng = 7 };
 	run r;
 	dck_result res;
@@ -269,8 +276,8 @@ START_TEST(test_dram_checker_catches_mutated_model_trace)
 		tried++;
 		r.tr[i].cycle++;
 	}
-	printf("dram checker: %llu of %llu model commands moved one cycle early are caught\n",
-	       (unsigned long long)caught, (unsigned long long)tried);
+	printf("dram checker, %s: %llu of %llu model commands moved one cycle early are caught\n",
+	       p.name, (unsigned long long)caught, (unsigned long long)tried);
 	ck_assert_uint_ge(caught * 10, tried * 9);
 	drv_end(&r);
 }
@@ -312,6 +319,12 @@ START_TEST(test_dram_stream_read_peak_ddr5)
 }
 END_TEST
 
+START_TEST(test_dram_stream_read_peak_ddr4_2400)
+{
+	stream_peak("DDR4-2400", 20000);
+}
+END_TEST
+
 /* Random reads over 4 GiB: mostly conflicts, well below streaming. */
 static void random_lower(const char *name)
 {
@@ -343,13 +356,20 @@ START_TEST(test_dram_random_read_lower_ddr5)
 }
 END_TEST
 
+START_TEST(test_dram_random_read_lower_ddr4_2400)
+{
+	random_lower("DDR4-2400");
+}
+END_TEST
+
 /*
- * Mixed traffic legality matrix: _i picks preset (bit 0), closed page
- * (bit 1), 2 ranks (bit 2), random (bit 3); 2 channels, 40% writes.
+ * Mixed traffic legality matrix: _i picks preset (bit 0: DDR4-3200 or
+ * DDR5-4800; bit 4: DDR4-2400, bit 0 then only changes the seed), closed
+ * page (bit 1), 2 ranks (bit 2), random (bit 3); 2 channels, 40% writes.
  */
 START_TEST(test_dram_mixed_traffic_is_legal)
 {
-	dram_params p = preset(_i & 1 ? "DDR5-4800" : "DDR4-3200");
+	dram_params p = preset(_i & 16 ? "DDR4-2400" : _i & 1 ? "DDR5-4800" : "DDR4-3200");
 	gen g = { .pattern = _i & 8 ? PAT_RANDOM : PAT_STREAM, .footprint = 1u << 20,
 		  .wr_pct = 40, .rng = 5 + (uint64_t)_i };
 	run r;
@@ -398,12 +418,12 @@ END_TEST
 
 START_TEST(test_dram_independent_of_advance_calls)
 {
-	dram_params p = preset(_i ? "DDR5-4800" : "DDR4-3200");
+	dram_params p = preset(_i == 2 ? "DDR4-2400" : _i ? "DDR5-4800" : "DDR4-3200");
 	run a, b;
 
 	p.ranks = 2;
 	p.queue = 8;
-	p.closed_page = _i;
+	p.closed_page = _i == 1;
 	for (int extra = 0; extra < 2; extra++) {
 		gen g = { .pattern = PAT_RANDOM, .footprint = 1u << 14, .wr_pct = 35, .rng = 11 };
 		run *r = extra ? &b : &a;
@@ -538,16 +558,18 @@ Suite *dram_suite(void)
 	tcase_add_test(chk, test_dram_checker_accepts_legal_trace);
 	tcase_add_loop_test(chk, test_dram_checker_catches_each_rule, 0,
 			    (int)(sizeof(bad_traces) / sizeof(bad_traces[0])));
-	tcase_add_test(chk, test_dram_checker_catches_mutated_model_trace);
+	tcase_add_loop_test(chk, test_dram_checker_catches_mutated_model_trace, 0, 2);
 	tcase_set_timeout(chk, 30);
 	tcase_add_test(load_, test_dram_stream_read_peak_ddr4);
 	tcase_add_test(load_, test_dram_stream_read_peak_ddr5);
+	tcase_add_test(load_, test_dram_stream_read_peak_ddr4_2400);
 	tcase_add_test(load_, test_dram_random_read_lower_ddr4);
 	tcase_add_test(load_, test_dram_random_read_lower_ddr5);
-	tcase_add_loop_test(load_, test_dram_mixed_traffic_is_legal, 0, 16);
+	tcase_add_test(load_, test_dram_random_read_lower_ddr4_2400);
+	tcase_add_loop_test(load_, test_dram_mixed_traffic_is_legal, 0, 32);
 	tcase_add_test(load_, test_dram_writes_are_batched);
 	tcase_set_timeout(load_, 30);
-	tcase_add_loop_test(det, test_dram_independent_of_advance_calls, 0, 2);
+	tcase_add_loop_test(det, test_dram_independent_of_advance_calls, 0, 3);
 	tcase_add_test(det, test_dram_idle_refresh_caught_up);
 	tcase_add_test(det, test_dram_starvation_cap);
 	tcase_add_test_raise_signal(det, test_dram_full_queue_panics, SIGABRT);

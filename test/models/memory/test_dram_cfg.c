@@ -1,9 +1,10 @@
 /*
  * test/models/memory/test_dram_cfg.c - unit tests for the memory.dram.* keys
  * (models/memory/dram_cfg.c): the simple model is the default, a preset with
- * overrides of organisation, policy and timings, every key exists in the
- * memory schema and is refused with the simple model, and the errors of
- * bad values (row size, mapping, a parameter set the model rejects).
+ * overrides of organisation, policy and timings, DDR4-2400 with 4 channels
+ * (the cMPI pool's), every key exists in the memory schema and is refused
+ * with the simple model, and the errors of bad values (row size, mapping, a
+ * parameter set the model rejects).
  */
 #include "models/memory/dram_cfg.h"
 
@@ -81,6 +82,24 @@ START_TEST(test_dram_cfg_preset_and_overrides)
 END_TEST
 
 /* Every memory.dram.* key exists in the schema and is refused with "simple". */
+/* The cMPI pool's DRAM (configs/cmpi-pool.cfg): DDR4-2400 with 4 channels. */
+START_TEST(test_dram_cfg_ddr4_2400_four_channels)
+{
+	const char *const sets[] = { "memory.dram.preset=DDR4-2400", "memory.dram.channels=4" };
+	dram_params p, want = preset("DDR4-2400");
+	int detailed;
+	cxl_err err;
+
+	ck_assert_int_eq(load(sets, 2, &p, &detailed, &err), 0);
+	ck_assert_int_eq(detailed, 1);
+	ck_assert_int_eq(memcmp(p.t, want.t, sizeof(p.t)), 0);
+	ck_assert_uint_eq(p.rate, 2400);
+	ck_assert_uint_eq(p.channels, 4);
+	ck_assert_uint_eq(p.t[DRAM_tCL], 16);
+	ck_assert_double_eq_tol(4 * dram_peak_GBps(&p), 76.8, 1e-9);
+}
+END_TEST
+
 START_TEST(test_dram_cfg_keys_refused_with_simple)
 {
 	size_t n = 0;
@@ -131,6 +150,7 @@ Suite *dram_cfg_suite(void)
 
 	tcase_add_test(tc, test_dram_cfg_default_is_simple);
 	tcase_add_test(tc, test_dram_cfg_preset_and_overrides);
+	tcase_add_test(tc, test_dram_cfg_ddr4_2400_four_channels);
 	tcase_add_test(tc, test_dram_cfg_keys_refused_with_simple);
 	tcase_add_test(tc, test_dram_cfg_errors);
 	suite_add_tcase(s, tc);
