@@ -1,7 +1,10 @@
 """analysis/figlib.py - what the analysis/plot_*.py scripts share.
 
 Runs cxlfab ($CXLFAB) at most $JOBS at a time (default 2), each run in its own
-folder under $FIG_OUT/runs/, and reads its stats.json and components.csv;
+folder under $FIG_OUT/runs/, and reads its stats.json and components.csv
+(bandwidth and latency as the summary measures them: over the window
+[simulation.warmup, end or last answer), models/fabric/README.md; a run's
+summary.warnings are printed);
 writes a figure's data as CSV and markdown beside its PNG in $FIG_OUT
 (default out/figures); draws with matplotlib's Agg backend.
 """
@@ -56,14 +59,22 @@ class Run:
         """Names of the components of type KIND (bus, host, switch, memory)."""
         return sorted(c for c, t in self.types.items() if t == kind)
 
+    def window_ns(self):
+        """Length of the measurement window, ns (summary.window.length_ns):
+        [simulation.warmup, W1), W1 = simulation.end for a time-bounded run,
+        else the last answer (models/fabric/README.md, "Measurement")."""
+        return self.summary["window"]["length_ns"]
+
     def req_bw(self, name):
-        """Requester NAME's bandwidth, GB/s: its bytes from first measured issue
-        to last measured response (the summary's definition, per requester)."""
-        span = self.num(name, "t_last_ps") - self.num(name, "t_first_ps")
-        return self.num(name, "bytes") * 1e3 / span if span > 0 else 0.0
+        """Requester NAME's throughput, GB/s: the data it received inside the
+        window (its window_bytes, whatever the requests' issue times) / the
+        window's length, as summary.bandwidth_GBps is for the whole system."""
+        length = self.window_ns()
+        return self.num(name, "window_bytes") / length if length > 0 else 0.0
 
     def req_lat(self, name):
-        """Requester NAME's mean read latency, ns."""
+        """Requester NAME's mean read latency, ns: every read it issued inside
+        the window (after its workload.warmup), answered in the drain or not."""
         return self.num(name, "lat_read_ps.mean") / 1e3
 
 
@@ -78,6 +89,8 @@ def _run(r):
     with open(os.path.join(r.dir, "stats.json")) as f:
         r.stats = json.load(f)
     r.summary = r.stats["summary"]
+    for w in r.summary.get("warnings", []):
+        print("figures: run %s: warning: %s" % (r.key, w), file=sys.stderr)
     r.comp, r.types = {}, {}
     with open(os.path.join(r.dir, "components.csv")) as f:
         for row in csv.DictReader(f):

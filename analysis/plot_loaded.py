@@ -7,6 +7,9 @@ fig8_loaded_latency: mean and p99 latency against achieved bandwidth as
   workload.issue_interval shrinks from 10 ns to 0, for 64, 256 and 1024
   reads outstanding, and for 1024 with the default credits (32 per port and
   VC), where requests wait for a credit before they issue.
+Request-bounded (48000 reads): bandwidth is summary.bandwidth_GBps, the data
+delivered from 0 to the last answer over that time; latency leaves out each
+requester's first 8000 (the config's workload.warmup).
 """
 import figlib as fl
 

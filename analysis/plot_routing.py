@@ -7,6 +7,10 @@ fig13_routing: host0's bandwidth in port bandwidths (Gen 3 x1), (a) at the
   adaptive, (b) against its offered rate, (c) against the noise (the
   neighbours' queue depth; 0 = no neighbours), with the neighbours' own
   aggregate bandwidth.
+Time-bounded (200 µs, simulation.warmup 20 µs): a requester's bandwidth is
+its window_bytes (data received inside the window) / the window's length
+(figlib.Run.req_bw); its latency covers every request issued inside the
+window, those answered in the drain after the end included.
 """
 import figlib as fl
 

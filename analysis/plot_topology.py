@@ -8,7 +8,11 @@ fig11_latency_by_hops: mean latency by hop count (summary.latency_by_hops:
   buses crossed, both ways) at scale 16, from the same runs.
 fig12_iso_bisection: the same at scale 16 with topology.iso_bisection.
 Setup as analysis/topology-study: Gen 3 x1 links, uniform random reads,
-queue 64 per host, 2000 requests per host of which 500 warm-up.
+queue 64 per host, 2000 requests per host.  The first 500 per host are left
+out of latency (workload.warmup); throughput is summary.bandwidth_GBps, the
+data delivered from 0 to the last answer over that time (no time warm-up:
+the start-up is a few µs of a window of hundreds, and a time warm-up would
+weigh the tail, when some hosts are done, more; analysis/README.md).
 """
 import figlib as fl
 
