@@ -49,6 +49,7 @@
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 #include "models/fabric/fab_kind.h"
@@ -188,6 +189,9 @@ void fab_describe(const fabric *f, FILE *out);
 
 /* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
 void fab_write_summary(const sim_graph *g, const stats_set *table, int half_duplex, json_w *w);
+
+/* fab_write_series_summary - timeseries_summary.csv of a fabric run (fab_series.c). */
+void fab_write_series_summary(const sim_graph *g, const series_set *t, FILE *f);
 
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);

@@ -9,7 +9,7 @@
  *
  * Components run the models of the kind table (fab_kind.h, models/kinds.c);
  * the keys of the system are the fabric's own and every kind's schemas.
- * The summary is fab_summary.c's.
+ * The summary is fab_summary.c's, the time-series summary fab_series.c's.
  */
 #include "models/fabric/fab_topo.h"
 
@@ -411,6 +411,12 @@ static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_
 	fab_write_summary(g, t, cfg_enum(cf, "bus.duplex") == 1, w);
 }
 
+static void series_summary(const cfg *cf, const sim_graph *g, const series_set *t, FILE *f)
+{
+	(void)cf;
+	fab_write_series_summary(g, t, f);
+}
+
 const sys_builder sys_fabric = {
 	.name = "fabric",
 	.group = "topology",
@@ -418,6 +424,7 @@ const sys_builder sys_fabric = {
 	.schemas = schemas,
 	.build = build,
 	.summary = summary,
+	.series_summary = series_summary,
 	.describe = describe,
 	.dot = dot,
 	.free_sys = free_sys,

@@ -92,6 +92,12 @@ struct req {
 	uint64_t *waiting_end, *cached_end;
 	stats_hist *lat_read, *lat_write;
 	stats_hist *by_hops[REQ_HOP_NAMES + 1]; /* [hops / 2], [REQ_HOP_NAMES] = longer */
+	/* time series (simulation.sample_period; all NULL when off), warm-up included */
+	series *ts_completed;     /* completed: accesses answered in the period */
+	series *ts_bytes;         /* bytes: their data bytes, B */
+	series *ts_lat_sum;       /* lat_sum_ps: sum of their latencies, ps */
+	series *ts_lat_max;       /* lat_max_ps: the longest of them, ps */
+	series_hist *ts_lat;      /* lat_ps: the rank's per-period latency histogram, ps */
 };
 
 /* req.c */
