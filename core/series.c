@@ -379,7 +379,7 @@ void *series_pack(const series_set *s, size_t *len)
 	return w.p;
 }
 
-/* get_name - a name into @buf (64 KiB + 1); 0 if the bytes ran out. */
+/* get_name - a name into @buf (64 KiB); 0 if the bytes ran out. */
 static int get_name(pack_r *r, char *buf)
 {
 	uint16_t nl;
@@ -484,20 +484,17 @@ int series_table_add(series_set *t, const void *buf, size_t len, cxl_err *err)
 {
 	pack_r r = { buf, len, 0, 0 };
 	uint64_t n;
-	char *name = xmalloc(65536);
+	char name[65536]; /* a u16 length and the NUL */
 
-	if (!same_run(t, &r)) {
-		free(name);
+	if (!same_run(t, &r))
 		return cxl_err_set(err, CXL_EINTERNAL, "time series of another run or period "
 				   "(%zu bytes)", len);
-	}
 	pack_get(&r, &n, 8);
 	for (uint64_t i = 0; i < n && !r.bad; i++)
 		unpack_comp(t, &r, name);
 	pack_get(&r, &n, 8);
 	for (uint64_t i = 0; i < n && !r.bad; i++)
 		unpack_hist(t, &r, name);
-	free(name);
 	if (r.bad || r.off != len)
 		return cxl_err_set(err, CXL_EINTERNAL, "malformed time-series buffer (%zu bytes)", len);
 	return 0;
