@@ -4,7 +4,7 @@
  * Used by main() (and MPI integration tests), never by models.  Every rank
  * calls the same sequence with the same graph, partition and options:
  *   sim_engine_create -> sim_engine_init -> sim_engine_run ->
- *   sim_engine_collect -> sim_engine_destroy
+ *   sim_engine_collect [-> sim_engine_collect_series] -> sim_engine_destroy
  * Errors in init are agreed on by all ranks (one collective), so a bad input
  * on one rank makes every rank return the same error code: no hang.
  */
@@ -16,12 +16,14 @@
 #include "core/cfg.h"
 #include "core/err.h"
 #include "core/graph.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 
 typedef struct sim_engine sim_engine;
 
-/* The engine's keys: simulation.end (required), simulation.seed. */
+/* The engine's keys: simulation.end (required), simulation.seed,
+ * simulation.sample_period. */
 extern const cfg_schema sim_schema;
 
 typedef struct sim_opts sim_opts;
@@ -31,6 +33,7 @@ struct sim_opts {
 	sim_time end;      /* simulation.end: the progress line's 100 % */
 	sim_time drain;    /* events at time >= end + drain are not executed; a run
 			      with no event left stops earlier (0: stop at end) */
+	sim_time sample_period; /* time series period, ps; 0: off (series.h) */
 	int progress;      /* 1: rank 0 prints a progress line at most once a second */
 	const void *system; /* the builder's description, handed to models (sim_system) */
 };
@@ -61,7 +64,13 @@ struct sim_rank_info {
 sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 			      const cfg *cf, const sim_opts *o, cxl_err *err);
 
-/* sim_engine_init - run every local component's init hook (all ranks agree). */
+/*
+ * sim_engine_init - run every local component's init hook (all ranks
+ * agree), then, with time series on, check that the series every component
+ * registered fit the bound (series_cells() <= SERIES_MAX_CELLS over
+ * simulation.end): else CXL_EINVAL naming simulation.sample_period, the
+ * numbers and the shortest period that fits.
+ */
 int sim_engine_init(sim_engine *e, cxl_err *err);
 
 /* sim_engine_run - the conservative window loop until no event before end. */
@@ -79,6 +88,16 @@ uint64_t sim_engine_edge_cut(const sim_engine *e);
  */
 int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 		       cxl_err *err);
+
+/**
+ * sim_engine_collect_series - after sim_engine_collect: end every time
+ * series at the run's last event (agreed by all ranks), gather them at rank
+ * 0 and merge them into @table (initialised with series_set_init(t, 0);
+ * sorted by component id) there; elsewhere @table is untouched.  Every rank
+ * calls it; with sampling off it does nothing and returns 0.
+ * Returns 0, or CXL_EINTERNAL if a rank's bytes do not merge.
+ */
+int sim_engine_collect_series(sim_engine *e, series_set *table, cxl_err *err);
 
 void sim_engine_destroy(sim_engine *e);
 

@@ -184,7 +184,9 @@ static int check_init(app *a, cxl_err *err)
 {
 	sim_opts so = { .rank = a->rank, .nranks = a->nranks,
 			.seed = (uint64_t)cfg_int(a->cf, "simulation.seed"),
-			.end = cfg_time(a->cf, "simulation.end"), .system = a->sys_data };
+			.end = cfg_time(a->cf, "simulation.end"),
+			.sample_period = cfg_time(a->cf, "simulation.sample_period"),
+			.system = a->sys_data };
 	int32_t *on0 = xcalloc(a->g.ncomp ? a->g.ncomp : 1, sizeof(*on0));
 	sim_rank_info *info = xcalloc((size_t)a->nranks, sizeof(*info));
 	stats_set table;
@@ -267,7 +269,7 @@ static void set_outdir(app *a)
 }
 
 static int write_outputs(app *a, sim_engine *e, const stats_set *t,
-			 const sim_rank_info *info, cxl_err *err)
+			 const series_set *series, const sim_rank_info *info, cxl_err *err)
 {
 	char sha[65] = "";
 	int rc = sha256_file_hex(a->opt.config, sha, err);
@@ -283,6 +285,8 @@ static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 		.lookahead = sim_engine_lookahead(e), .edge_cut = sim_engine_edge_cut(e),
 		.wall_s = wall() - a->t0, .info = info, .table = t,
 		.summary = a->sys->summary,
+		.series = series->period ? series : NULL,
+		.series_summary = a->sys->series_summary,
 	};
 	return output_write(&o, err);
 }
@@ -339,16 +343,19 @@ static int simulate(app *a, cxl_err *err)
 		.seed = (uint64_t)cfg_int(a->cf, "simulation.seed"),
 		.end = cfg_time(a->cf, "simulation.end"),
 		.drain = a->sys->drain ? a->sys->drain(a->cf) : 0,
+		.sample_period = cfg_time(a->cf, "simulation.sample_period"),
 		.progress = !a->opt.quiet && (a->opt.progress == 1 ||
 					      (a->opt.progress == -1 && isatty(2))),
 		.system = a->sys_data,
 	};
 	stats_set table;
+	series_set series;
 	sim_rank_info *info = xcalloc((size_t)a->nranks, sizeof(*info));
 	sim_engine *e = sim_engine_create(&a->g, a->rank_of, a->cf, &so, err);
 	int rc = e ? 0 : CXL_EINVAL;
 
 	stats_set_init(&table);
+	series_set_init(&series, 0);
 	if (!rc && a->opt.verbose && a->rank == 0)
 		print_setup(a, e);
 	a->local_errors = 1; /* init failures and output errors are rank-local */
@@ -357,15 +364,19 @@ static int simulate(app *a, cxl_err *err)
 	if (!rc) {
 		sim_engine_run(e);
 		rc = sim_engine_collect(e, &table, info, err);
+		/* every rank takes part (a collective), also after rank 0 failed */
+		int rs = sim_engine_collect_series(e, &series, rc ? NULL : err);
+		rc = rc ? rc : rs;
 	}
 	if (!rc && a->rank == 0) {
-		rc = write_outputs(a, e, &table, info, err);
+		rc = write_outputs(a, e, &table, &series, info, err);
 		if (!rc && !a->opt.quiet)
 			print_done(a, info);
 		if (!rc && !a->opt.quiet && a->sys->report)
 			a->sys->report(a->cf, &a->g, &table, stdout, stderr);
 	}
 	stats_set_free(&table);
+	series_set_free(&series);
 	sim_engine_destroy(e);
 	free(info);
 	return rc;

@@ -4,12 +4,17 @@
  *   stats.json       {"run": {...}, "summary": {...}, "components": {...}}
  *   components.csv   component,type,rank,stat,value
  *   config.cfg       the effective configuration (every key, defaults too)
+ * and with simulation.sample_period > 0:
+ *   timeseries.csv          time_ps,component,type,stat,value: every
+ *                           component's time series, period by period
+ *   timeseries_summary.csv  the system's totals per period (its own writer)
  *
  * `summary` and `components` depend only on the merged statistics table,
  * never on ranks or partitioner, so they are byte-identical for any rank
  * count; `run` holds the run's own facts (ranks, wall time, events/s, ...).
  * Files are written to "<name>.tmp" and renamed, so a reader never sees a
  * partial file.  Histograms appear as {count, mean, min, p50, p99, max}.
+ * The time series are as rank-independent as the statistics.
  */
 #ifndef CXL_CORE_OUTPUT_H
 #define CXL_CORE_OUTPUT_H
@@ -22,10 +27,15 @@
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
+#include "core/series.h"
 #include "core/stats.h"
 
 typedef void output_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *t,
 			       json_w *w);
+
+/* A system's per-period totals (timeseries_summary.csv) from the merged series. */
+typedef void output_series_fn(const cfg *cf, const sim_graph *g, const series_set *t,
+			      FILE *f);
 
 typedef struct output_run output_run;
 struct output_run {
@@ -45,6 +55,8 @@ struct output_run {
 	const sim_rank_info *info;  /* per rank */
 	const stats_set *table;     /* merged statistics, sorted by id */
 	output_summary_fn *summary; /* the system's summary writer */
+	const series_set *series;   /* merged time series, sorted by id; NULL: off */
+	output_series_fn *series_summary; /* the system's per-period totals, or NULL */
 };
 
 typedef void output_writer_fn(const void *ctx, FILE *f);

@@ -131,6 +131,7 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	evq_init(&e->q);
 	evpool_init(&e->pool);
 	stats_set_init(&e->stats);
+	series_set_init(&e->series, o->sample_period);
 	e->stats.owns_names = 1; /* models may build names (per-port statistics) */
 	compute_lookahead(e);
 	e->local = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*e->local));
@@ -165,7 +166,8 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 
 static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc);
 
-int sim_engine_init(sim_engine *e, cxl_err *err)
+/* Every local component's init hook; the ranks agree on the outcome. */
+static int init_models(sim_engine *e, cxl_err *err)
 {
 	int rc = 0;
 	cxl_err local = { 0 };
@@ -191,6 +193,49 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 	return 0;
 }
 
+/*
+ * The time series registered on every rank must fit SERIES_MAX_CELLS at
+ * rank 0 (which merges them all) for any run up to simulation.end: series
+ * summed over ranks, aggregates counted once (every rank's have the same
+ * names).  Every rank computes the same totals; rank 0 reports.
+ */
+static int check_series(sim_engine *e, cxl_err *err)
+{
+	uint64_t ns, nh;
+	sim_time period = e->series.period, minp;
+	char a[STIME_FMT_LEN], b[STIME_FMT_LEN], m[STIME_FMT_LEN];
+
+	if (!period)
+		return 0;
+	series_count(&e->series, &ns, &nh);
+	if (e->nranks > 1) {
+		ns = xport_sum_u64(ns);
+		nh = ~xport_min_u64(~nh);
+	}
+	uint64_t cells = series_cells(period, e->opt.end, ns, nh, &minp);
+	if (cells <= SERIES_MAX_CELLS)
+		return 0;
+	if (e->rank != 0)
+		return CXL_EINVAL;
+	return cfg_error_at(e->cf, "simulation.sample_period",
+			    err, "%s over simulation.end %s: %llu periods x (%llu series + %llu "
+			    "latency histograms) would take up to %llu cells, more than %u (%u MB); "
+			    "%s%s, or a shorter simulation.end", stime_format(period, a),
+			    stime_format(e->opt.end, b),
+			    (unsigned long long)(e->opt.end / period + (e->opt.end % period != 0)),
+			    (unsigned long long)ns, (unsigned long long)nh, (unsigned long long)cells,
+			    SERIES_MAX_CELLS, SERIES_MAX_CELLS * 8u / 1000000u,
+			    minp ? "use a sample period of at least " : "too many series even for one period",
+			    minp ? stime_format(minp, m) : "");
+}
+
+int sim_engine_init(sim_engine *e, cxl_err *err)
+{
+	int rc = init_models(e, err);
+
+	return rc ? rc : check_series(e, err);
+}
+
 sim_time sim_engine_lookahead(const sim_engine *e)
 {
 	return e->lookahead;
@@ -210,6 +255,7 @@ void sim_engine_destroy(sim_engine *e)
 	free(e->states);
 	xport_destroy(e->xp);
 	stats_set_free(&e->stats);
+	series_set_free(&e->series);
 	evq_destroy(&e->q);
 	evpool_destroy(&e->pool);
 	free(e->comps);
@@ -327,6 +373,31 @@ void sim_progress_work(sim_comp *c, const uint64_t *done, uint64_t total)
 	}
 	e->work_done[e->nwork++] = done;
 	e->work_total += total;
+}
+
+/**
+ * sim_series - register series @name (copied) of @kind for @c (in init);
+ * NULL when sampling is off.  Panics on a name registered twice.
+ */
+series *sim_series(sim_comp *c, const char *name, enum series_kind kind)
+{
+	series_set *s = &c->eng->series;
+
+	return s->period ? series_new(s, c->id, name, kind) : NULL;
+}
+
+/* sim_series_hist - the rank's aggregate @name (shared); NULL when sampling is off. */
+series_hist *sim_series_hist(sim_comp *c, const char *name)
+{
+	series_set *s = &c->eng->series;
+
+	return s->period ? series_hist_get(s, name) : NULL;
+}
+
+/* sim_series_on - 1 if simulation.sample_period > 0. */
+int sim_series_on(const sim_comp *c)
+{
+	return c->eng->series.period != 0;
 }
 
 uint32_t sim_ncomp(const sim_comp *c)
@@ -502,6 +573,9 @@ static const cfg_key sim_keys[] = {
 	  "simulated time to stop at: events at or after it are not executed" },
 	{ "simulation.seed", CFG_INT, "1", "0", NULL, NULL,
 	  "run seed: component i draws from the stream (seed, i)" },
+	{ "simulation.sample_period", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "statistics over time: every component's time series per period of this length in "
+	  "timeseries.csv, fabric totals in timeseries_summary.csv; 0ps = off" },
 };
 
 const cfg_schema sim_schema = {

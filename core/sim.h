@@ -32,6 +32,8 @@
  *   sim_send_global  to any component, @delay >= the graph's declared
  *                    global lookahead (a smaller delay is a panic).
  * Randomness: sim_rng(c) is the component's own stream (seed, id).
+ * Statistics: counters and histograms over the whole run (stats.h), and,
+ * with simulation.sample_period > 0, time series (series.h).
  */
 #ifndef CXL_CORE_SIM_H
 #define CXL_CORE_SIM_H
@@ -43,6 +45,7 @@
 #include "core/err.h"
 #include "core/event.h"
 #include "core/rng.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 
@@ -118,6 +121,21 @@ stats_hist *sim_stat_hist(sim_comp *c, const char *name);
  * Call in init; @done must live until the run ends.
  */
 void sim_progress_work(sim_comp *c, const uint64_t *done, uint64_t total);
+
+/*
+ * Time series of this component (series.h), sampled every
+ * simulation.sample_period: register in init (the name is copied).  With
+ * sampling off (the default) they return NULL, which every series_* call
+ * accepts as "do nothing"; sim_series_on() says which, for models that set
+ * up more (a handle per port) only when it is on.
+ *   sim_series       a series of @kind: SERIES_SUM (series_add), SERIES_MAX
+ *                    (series_max), SERIES_TIME (series_span, series_level)
+ *   sim_series_hist  the rank's per-period histogram @name, shared by every
+ *                    component that asks for it (series_hist_add)
+ */
+series *sim_series(sim_comp *c, const char *name, enum series_kind kind);
+series_hist *sim_series_hist(sim_comp *c, const char *name);
+int sim_series_on(const sim_comp *c);
 
 /* sim_ncomp - number of components in the whole system (all ranks). */
 uint32_t sim_ncomp(const sim_comp *c);

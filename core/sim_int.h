@@ -30,6 +30,7 @@ struct sim_engine {
 	void *states;            /* model states of local components, one block */
 	sim_port *ports;         /* port tables of local components (CSR) */
 	stats_set stats;         /* this rank's statistics registry */
+	series_set series;       /* this rank's time series (period 0: off) */
 	xport *xp;               /* transport (NULL with one rank) */
 	uint64_t events;         /* events executed */
 	uint64_t windows;        /* windows completed */

@@ -11,7 +11,10 @@
  *   - collection at the end: the finish hooks, then every rank's
  *     statistics and rank figures (events, windows, peak RSS, MPI wait)
  *     gathered to rank 0 through the transport and merged in component-id
- *     order (so the table does not depend on the rank count).
+ *     order (so the table does not depend on the rank count);
+ *   - the time series likewise (when sampling is on), after every rank has
+ *     ended them at the run's last event: the latest time any rank
+ *     executed, one collective, the same for any partition.
  */
 #include "core/sim_int.h"
 
@@ -97,6 +100,51 @@ int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 	}
 	if (e->rank == 0 && !rc)
 		rc = stats_table_sort(table, err);
+	free(buf);
+	free(lens);
+	return rc;
+}
+
+/* Rank 0 merges every rank's packed bytes @all (lengths @lens) into @t. */
+static int merge_series(const sim_engine *e, series_set *t, const char *all,
+			const size_t *lens, cxl_err *err)
+{
+	size_t off = 0;
+	int rc = 0;
+
+	for (int r = 0; r < e->nranks && !rc; r++) {
+		rc = series_table_add(t, all + off, lens[r], err);
+		off += lens[r];
+	}
+	return rc ? rc : series_table_sort(t, err);
+}
+
+/**
+ * sim_engine_collect_series - close the series at the run's last event
+ * (the latest over ranks: one collective), gather them and merge them into
+ * @table at rank 0 (engine.h).  Every rank calls it; off: returns 0 at once.
+ * Returns 0 or CXL_EINTERNAL (rank 0 only) when the bytes do not merge.
+ */
+int sim_engine_collect_series(sim_engine *e, series_set *table, cxl_err *err)
+{
+	if (!e->series.period)
+		return 0;
+	sim_time end = e->last_time;
+	if (e->nranks > 1)
+		end = ~xport_min_u64(~end);
+	series_close(&e->series, end);
+	size_t len, *lens = xcalloc((size_t)e->nranks, sizeof(*lens));
+	void *buf = series_pack(&e->series, &len);
+	char *all = buf;
+	int rc = 0;
+
+	lens[0] = len;
+	if (e->nranks > 1)
+		all = xport_gather(buf, len, lens);
+	if (e->rank == 0)
+		rc = merge_series(e, table, all, lens, err);
+	if (all != buf)
+		free(all);
 	free(buf);
 	free(lens);
 	return rc;

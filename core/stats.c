@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pack.h"
 #include "core/xmalloc.h"
 
 uint64_t stats_bucket_low(uint32_t i)
@@ -245,100 +246,69 @@ stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name)
 
 /* --- packing ------------------------------------------------------------ */
 
-typedef struct wbuf wbuf;
-struct wbuf {
-	unsigned char *p; /* buffer */
-	size_t n;         /* bytes used */
-	size_t cap;       /* bytes allocated */
-};
-
-static void put(wbuf *w, const void *src, size_t len)
-{
-	if (w->n + len > w->cap) {
-		while (w->n + len > w->cap)
-			w->cap = w->cap ? 2 * w->cap : 4096;
-		w->p = xrealloc(w->p, w->cap);
-	}
-	memcpy(w->p + w->n, src, len);
-	w->n += len;
-}
-
-#define PUT(w, v) do { __typeof__(v) put_tmp_ = (v); put((w), &put_tmp_, sizeof(put_tmp_)); } while (0)
-
-static void pack_hist(wbuf *w, const stats_hist *h)
+/**
+ * stats_hist_pack - append @h to @w: u64 count, sum, min, max, u32 nnz, then
+ * nnz x (u32 bucket, u64 count) for the non-zero buckets in index order.
+ */
+void stats_hist_pack(pack_w *w, const stats_hist *h)
 {
 	uint32_t nnz = 0;
 
-	PUT(w, h->count);
-	PUT(w, h->sum);
-	PUT(w, h->min);
-	PUT(w, h->max);
+	PACK_PUT(w, h->count);
+	PACK_PUT(w, h->sum);
+	PACK_PUT(w, h->min);
+	PACK_PUT(w, h->max);
 	for (uint32_t i = stats_hist_next(h, 0); i < STATS_NBUCKETS; i = stats_hist_next(h, i + 1))
 		nnz++;
-	PUT(w, nnz);
+	PACK_PUT(w, nnz);
 	for (uint32_t i = stats_hist_next(h, 0); i < STATS_NBUCKETS; i = stats_hist_next(h, i + 1)) {
-		PUT(w, i);
-		PUT(w, stats_hist_at(h, i));
+		PACK_PUT(w, i);
+		PACK_PUT(w, stats_hist_at(h, i));
 	}
 }
 
 void *stats_pack(const stats_set *s, size_t *len)
 {
-	wbuf w = { 0 };
+	pack_w w = { 0 };
 
-	PUT(&w, (uint64_t)s->n);
+	PACK_PUT(&w, (uint64_t)s->n);
 	for (size_t i = 0; i < s->n; i++) {
 		const stats_comp *c = &s->c[i];
-		PUT(&w, c->id);
-		PUT(&w, (uint32_t)c->n);
+		PACK_PUT(&w, c->id);
+		PACK_PUT(&w, (uint32_t)c->n);
 		for (size_t j = 0; j < c->n; j++) {
 			const stats_entry *e = c->e[j];
 			uint16_t nl = (uint16_t)strlen(e->name);
-			PUT(&w, nl);
-			put(&w, e->name, nl);
-			PUT(&w, (uint8_t)e->kind);
+			PACK_PUT(&w, nl);
+			pack_put(&w, e->name, nl);
+			PACK_PUT(&w, (uint8_t)e->kind);
 			if (e->kind == STATS_COUNTER)
-				PUT(&w, e->value);
+				PACK_PUT(&w, e->value);
 			else
-				pack_hist(&w, &e->h);
+				stats_hist_pack(&w, &e->h);
 		}
 	}
 	*len = w.n;
 	return w.p;
 }
 
-typedef struct rbuf rbuf;
-struct rbuf {
-	const unsigned char *p; /* bytes */
-	size_t n;               /* total */
-	size_t off;             /* read offset */
-	int bad;                /* set on overrun */
-};
-
-static void get(rbuf *r, void *dst, size_t len)
-{
-	if (r->bad || r->off + len > r->n) {
-		r->bad = 1;
-		memset(dst, 0, len);
-		return;
-	}
-	memcpy(dst, r->p + r->off, len);
-	r->off += len;
-}
-
-static void unpack_hist(rbuf *r, stats_hist *h)
+/**
+ * stats_hist_unpack - read a histogram stats_hist_pack() wrote into @h (an
+ * initialised, empty histogram); sets r->bad on an overrun or bad content.
+ */
+void stats_hist_unpack(pack_r *r, stats_hist *h)
 {
 	uint32_t nnz, idx;
 	uint64_t cnt, total = 0, next = 0; /* next: smallest index allowed */
 
-	get(r, &h->count, 8);
-	get(r, &h->sum, 8);
-	get(r, &h->min, 8);
-	get(r, &h->max, 8);
-	get(r, &nnz, 4);
+	pack_get(r, &h->count, 8);
+	pack_get(r, &h->sum, 8);
+	pack_get(r, &h->min, 8);
+	pack_get(r, &h->max, 8);
+	pack_get(r, &nnz, 4);
 	for (uint32_t k = 0; k < nnz && !r->bad; k++) {
-		get(r, &idx, 4);
-		get(r, &cnt, 8);
+		pack_get(r, &idx, 4);
+		pack_get(r, &cnt, 8);
 		if (r->bad || idx < next || idx >= STATS_NBUCKETS || !cnt) {
 			r->bad = 1;
 			return;
@@ -351,12 +321,12 @@ static void unpack_hist(rbuf *r, stats_hist *h)
 		r->bad = 1;
 }
 
-static void unpack_comp(stats_set *t, rbuf *r)
+static void unpack_comp(stats_set *t, pack_r *r)
 {
 	uint32_t id, ne;
 
-	get(r, &id, 4);
-	get(r, &ne, 4);
+	pack_get(r, &id, 4);
+	pack_get(r, &ne, 4);
 	if (r->bad)
 		return;
 	size_t ci = stats_comp_add(t, id);
@@ -364,10 +334,10 @@ static void unpack_comp(stats_set *t, rbuf *r)
 		uint16_t nl;
 		uint8_t kind;
 		char name[65536];
-		get(r, &nl, 2);
-		get(r, name, nl);
+		pack_get(r, &nl, 2);
+		pack_get(r, name, nl);
 		name[nl] = '\0';
-		get(r, &kind, 1);
+		pack_get(r, &kind, 1);
 		if (r->bad || (kind != STATS_COUNTER && kind != STATS_HIST) ||
 		    stats_get(&t->c[ci], name)) {
 			r->bad = 1;
@@ -375,19 +345,19 @@ static void unpack_comp(stats_set *t, rbuf *r)
 		}
 		stats_entry *e = entry_add(t, ci, name, (enum stats_kind)kind);
 		if (kind == STATS_COUNTER)
-			get(r, &e->value, 8);
+			pack_get(r, &e->value, 8);
 		else
-			unpack_hist(r, &e->h);
+			stats_hist_unpack(r, &e->h);
 	}
 }
 
 int stats_table_add(stats_set *t, const void *buf, size_t len, cxl_err *err)
 {
-	rbuf r = { buf, len, 0, 0 };
+	pack_r r = { buf, len, 0, 0 };
 	uint64_t n;
 
 	t->owns_names = 1;
-	get(&r, &n, 8);
+	pack_get(&r, &n, 8);
 	for (uint64_t i = 0; i < n && !r.bad; i++)
 		unpack_comp(t, &r);
 	if (r.bad || r.off != len)

@@ -33,8 +33,10 @@
  * Merge: stats_pack() serialises a rank's registry into bytes (only the
  * non-zero buckets); rank 0 feeds every rank's bytes to stats_table_add()
  * and reads a table sorted by component id.  The transport does the moving
- * (MPI stays out of this file).  The same components and values give the
- * same table whatever the number of ranks.
+ * (MPI stays out of this file); the bytes are written with core/pack.h, and
+ * core/series.c packs its per-period histograms with stats_hist_pack().
+ * The same components and values give the same table whatever the number
+ * of ranks.
  */
 #ifndef CXL_CORE_STATS_H
 #define CXL_CORE_STATS_H
@@ -43,6 +45,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/pack.h"
 
 #define STATS_SUB_BITS 10                /* log2 of linear buckets per power of two */
 #define STATS_SUB (1u << STATS_SUB_BITS) /* 1024 */
@@ -164,6 +167,11 @@ size_t stats_comp_add(stats_set *s, uint32_t id);
 uint64_t *stats_counter(stats_set *s, size_t ci, const char *name);
 /* stats_histogram - register a histogram of component index @ci. */
 stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name);
+
+/* stats_hist_pack - append @h to @w (layout in stats.c). */
+void stats_hist_pack(pack_w *w, const stats_hist *h);
+/* stats_hist_unpack - read one histogram into the empty @h; r->bad on bad bytes. */
+void stats_hist_unpack(pack_r *r, stats_hist *h);
 
 /* stats_pack - serialise @s; returns a malloc'd buffer of *@len bytes. */
 void *stats_pack(const stats_set *s, size_t *len);

@@ -208,6 +208,15 @@ uint64_t xport_min_u64(uint64_t v)
 	return r;
 }
 
+/* xport_sum_u64 - global sum of @v over every rank (one allreduce). */
+uint64_t xport_sum_u64(uint64_t v)
+{
+	uint64_t r;
+
+	MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	return r;
+}
+
 int xport_max_int(int v)
 {
 	int r;

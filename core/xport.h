@@ -73,6 +73,8 @@ int xport_complete(const xport *x);
 
 /* xport_min_u64 - global minimum of @v (the window's one collective). */
 uint64_t xport_min_u64(uint64_t v);
+/* xport_sum_u64 - global sum of @v (the time-series bound, once per run). */
+uint64_t xport_sum_u64(uint64_t v);
 /* xport_max_int - global maximum of @v (agreement on errors). */
 int xport_max_int(int v);
 

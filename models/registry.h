@@ -15,7 +15,8 @@
  * calls it and must get the same graph); it reports config errors with
  * cfg_error_at() so they carry FILE:LINE.  summary() runs on rank 0 only
  * and must depend only on the table (never on ranks), so that `summary` is
- * byte-identical for any rank count.
+ * byte-identical for any rank count; series_summary() likewise, from the
+ * merged time series (simulation.sample_period > 0).
  */
 #ifndef CXL_MODELS_REGISTRY_H
 #define CXL_MODELS_REGISTRY_H
@@ -27,6 +28,7 @@
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 
@@ -34,6 +36,8 @@ typedef size_t sys_schemas_fn(const cfg_schema **out, size_t cap);
 typedef int sys_build_fn(const cfg *cf, sim_graph *g, void **sys, cxl_err *err);
 typedef void sys_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
 			    json_w *w);
+typedef void sys_series_fn(const cfg *cf, const sim_graph *g, const series_set *table,
+			   FILE *f);
 typedef void sys_describe_fn(const void *sys, FILE *out);
 typedef void sys_free_fn(void *sys);
 typedef uint64_t sys_checksum_fn(const void *sys);
@@ -50,6 +54,8 @@ struct sys_builder {
 				      how many it has (call with cap 0 to count) */
 	sys_build_fn *build;       /* config -> graph, and the system's own description */
 	sys_summary_fn *summary;   /* table -> summary keys (inside the object) */
+	sys_series_fn *series_summary; /* optional: time-series table ->
+				      timeseries_summary.csv (per-period totals) */
 	sys_describe_fn *describe; /* optional: --check details of the description */
 	sys_describe_fn *dot;      /* optional: --dot, the system for Graphviz */
 	sys_free_fn *free_sys;     /* optional: frees what build() put in *sys */

@@ -50,6 +50,7 @@
 #include "core/err.h"
 #include "core/graph.h"
 #include "core/json.h"
+#include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 #include "models/fabric/fab_kind.h"
@@ -193,6 +194,9 @@ void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table
 /* fab_report - the end-of-run lines to @out, warnings to @warn (either NULL: none). */
 void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE *out,
 		FILE *warn);
+
+/* fab_write_series_summary - timeseries_summary.csv of a fabric run (fab_series.c). */
+void fab_write_series_summary(const sim_graph *g, const series_set *t, FILE *f);
 
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);

@@ -9,7 +9,7 @@
  *
  * Components run the models of the kind table (fab_kind.h, models/kinds.c);
  * the keys of the system are the fabric's own and every kind's schemas.
- * The summary is fab_summary.c's.
+ * The summary is fab_summary.c's, the time-series summary fab_series.c's.
  */
 #include "models/fabric/fab_topo.h"
 
@@ -425,6 +425,12 @@ static void report(const cfg *cf, const sim_graph *g, const stats_set *t, FILE *
 	fab_report(cf, g, t, out, warn);
 }
 
+static void series_summary(const cfg *cf, const sim_graph *g, const series_set *t, FILE *f)
+{
+	(void)cf;
+	fab_write_series_summary(g, t, f);
+}
+
 const sys_builder sys_fabric = {
 	.name = "fabric",
 	.group = "topology",
@@ -432,6 +438,7 @@ const sys_builder sys_fabric = {
 	.schemas = schemas,
 	.build = build,
 	.summary = summary,
+	.series_summary = series_summary,
 	.describe = describe,
 	.dot = dot,
 	.free_sys = free_sys,

@@ -53,6 +53,7 @@
  * lat_hops_NN_<category>_ps by hop count, sums over the requests (a cache
  * hit is all requester time); each request's categories add up to its
  * latency exactly (asserted on every response).
+ * Time series (simulation.sample_period): register_series() below.
  */
 #include "models/host/req.h"
 
@@ -162,6 +163,36 @@ static void register_stats(sim_comp *c, req *r)
 	r->bd_ovf = sim_stat_counter(c, "breakdown_overflow");
 }
 
+/*
+ * Time series (off unless simulation.sample_period > 0): per period the
+ * accesses answered, their bytes, the sum and the largest of their
+ * latencies (so the mean per requester), warm-up included, so warm-up and
+ * saturation show; percentiles come from one latency histogram per period
+ * shared by the rank's requesters (series.h), merged over all of them.
+ */
+static void register_series(sim_comp *c, req *r)
+{
+	r->ts_completed = sim_series(c, "completed", SERIES_SUM);
+	r->ts_bytes = sim_series(c, "bytes", SERIES_SUM);
+	r->ts_lat_sum = sim_series(c, "lat_sum_ps", SERIES_SUM);
+	r->ts_lat_max = sim_series(c, "lat_max_ps", SERIES_MAX);
+	r->ts_lat = sim_series_hist(c, "lat_ps");
+}
+
+/* An access issued at @issue is answered now: add it to the time series. */
+static void series_done(const sim_comp *c, req *r, sim_time issue)
+{
+	sim_time now = sim_now(c), lat = now - issue;
+
+	if (!r->ts_completed)
+		return;
+	series_add(r->ts_completed, now, 1);
+	series_add(r->ts_bytes, now, CXL_LINE);
+	series_add(r->ts_lat_sum, now, lat);
+	series_max(r->ts_lat_max, now, lat);
+	series_hist_add(r->ts_lat, now, lat);
+}
+
 /* The memory devices reachable through the requester's one port. */
 static void find_targets(sim_comp *c, req *r)
 {
@@ -225,6 +256,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	for (uint32_t k = 0; k < r->queue; k++)
 		r->free_slot[r->nfree++] = r->queue - 1 - k;
 	register_stats(c, r);
+	register_series(c, r);
 	register_hops(c, r);
 	*r->offered_ps = r->requests && r->pattern != PAT_TRACE ? r->interval : 0;
 	sim_progress_work(c, &r->issued, r->requests);
@@ -379,6 +411,7 @@ static void complete(sim_comp *c, req *r, uint32_t k, const cxl_packet *p)
 		(*r->win_done)++;
 	}
 	*r->drained += now >= r->end;
+	series_done(c, r, s->issue);
 	if (s->index >= r->warmup && s->issue >= r->warmup_time) {
 		sim_time lat = sim_now(c) - s->issue;
 		uint32_t h = hops / 2 < REQ_HOP_NAMES ? hops / 2 : REQ_HOP_NAMES;

@@ -102,6 +102,12 @@ struct req {
 	uint64_t *bd[CXL_LAT_N];  /* latency breakdown: ps per category, measured requests */
 	uint64_t *(*bd_hops)[CXL_LAT_N]; /* [hops / 2] the same by hop count (NULL: no class) */
 	uint64_t *bd_ovf;         /* measured requests whose breakdown overflowed */
+	/* time series (simulation.sample_period; all NULL when off), warm-up included */
+	series *ts_completed;     /* completed: accesses answered in the period */
+	series *ts_bytes;         /* bytes: their data bytes, B */
+	series *ts_lat_sum;       /* lat_sum_ps: sum of their latencies, ps */
+	series *ts_lat_max;       /* lat_max_ps: the longest of them, ps */
+	series_hist *ts_lat;      /* lat_ps: the rank's per-period latency histogram, ps */
 };
 
 /* req.c */

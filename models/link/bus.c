@@ -91,7 +91,13 @@
  * (bus_replay.c) only when it is on.
  * ESF's figures are derived from them by the system's summary writer, not
  * here: utility = busy_ps / elapsed time, transmission efficiency =
- * payload_bytes / wire_bytes.
+ * payload_bytes / wire_bytes.  With simulation.sample_period > 0 the busy
+ * time is also a time series per transmitter (busy_ps_d0 and busy_ps_d1, or
+ * busy_ps in half duplex: series.h), each serialisation split over the
+ * periods it spans, so its periods add up to the busy_ps counters; and
+ * queued_ps_d0 / queued_ps_d1, the packets waiting in each direction's
+ * FIFOs x ps (the output queue of the node on port d: / period = mean
+ * occupancy).
  *
  * Files: bus.c (this: keys, arithmetic, set-up, dispatch, end), bus_tx.c
  * (transmitters), bus_replay.c (data-link layer), bus_int.h (their state).
@@ -265,6 +271,7 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 			  c->name, d, v, b->buffer);
 	sim_event_keep(c, ev);
 	evring_push(f, ev);
+	bus__note_queue(c, b, d);
 	bus__tx_start(c, b, bus__tid(b, d), NULL);
 }
 
@@ -352,6 +359,14 @@ static void register_stats(sim_comp *c, bus *b)
 	b->queued_end = sim_stat_counter(c, "queued_at_end");
 	b->held_end[0] = sim_stat_counter(c, "credits_held_p0");
 	b->held_end[1] = sim_stat_counter(c, "credits_held_p1");
+	if (b->half) { /* one transmitter: its busy time, both directions */
+		b->ts_busy[0] = b->ts_busy[1] = sim_series(c, "busy_ps", SERIES_TIME);
+	} else {
+		b->ts_busy[0] = sim_series(c, "busy_ps_d0", SERIES_TIME);
+		b->ts_busy[1] = sim_series(c, "busy_ps_d1", SERIES_TIME);
+	}
+	b->ts_queued[0] = sim_series(c, "queued_ps_d0", SERIES_TIME);
+	b->ts_queued[1] = sim_series(c, "queued_ps_d1", SERIES_TIME);
 }
 
 /*

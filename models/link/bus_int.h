@@ -131,6 +131,10 @@ struct bus {
 	uint64_t *busy[2];        /* stat busy_ps_d<d>: wire d busy (TLPs, DLLPs, turnaround), ps */
 	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
 	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
+	series *ts_busy[2];       /* time series busy_ps_d<d> (half duplex: both are the
+				     transmitter's busy_ps), ps per period; NULL: off */
+	series *ts_queued[2];     /* time series queued_ps_d<d>: packets in direction d's
+				     FIFOs x ps (waiting to be sent); NULL: off */
 	/* data-link layer (bus_replay.c); rb_cap == 0: off, none of it is used */
 	uint32_t rb_cap;          /* bus.replay_buffer: TLPs held per direction */
 	sim_time replay_to;       /* replay timeout, ps */
@@ -147,6 +151,21 @@ struct bus {
 static inline int bus__tid(const bus *b, int d)
 {
 	return b->half ? 0 : d;
+}
+
+/*
+ * bus__note_queue - after a packet entered or left direction @d's FIFOs:
+ * the time series of how many wait there now (nothing when sampling is off).
+ */
+static inline void bus__note_queue(const sim_comp *c, bus *b, int d)
+{
+	uint64_t n = 0;
+
+	if (!b->ts_queued[d])
+		return;
+	for (int v = 0; v < CXL_NVC; v++)
+		n += b->q[d][v].n;
+	series_level(b->ts_queued[d], sim_now(c), n);
 }
 
 /* bus_tx.c */

@@ -440,6 +440,7 @@ void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx)
 	cxl_event *ev = sim_event_new(c);
 
 	*b->busy[w] += tx->span;
+	series_span(b->ts_busy[w], sim_now(c) - tx->span, sim_now(c));
 	ev->pkt.addr = tx->seq;
 	if (tx->what == BUS_TX_DLLP) {
 		bus_dll *l = &b->dl[1 - w];

@@ -123,6 +123,7 @@ void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 		return;
 	if (!(b->rb_cap ? bus__replay_start(b, t, sim_now(c)) : start_plain(c, b, t)))
 		return;
+	bus__note_queue(c, b, tx->dir); /* it may have taken a packet from a FIFO */
 	if (!timer)
 		timer = sim_event_new(c);
 	timer->kind = BUS_EV_TX_DONE;
@@ -141,6 +142,7 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 	*b->wire[d] += b->header + tx->size;
 	*b->payload[d] += tx->size;
 	*b->busy[d] += tx->span;
+	series_span(b->ts_busy[d], sim_now(c) - tx->span, sim_now(c));
 	if (ev) { /* store-and-forward: the whole packet is over */
 		ev->pkt.hops++;
 		cxl_lat_until(&ev->pkt, CXL_LAT_SER, sim_now(c));

@@ -49,7 +49,9 @@
  * activity: refresh is caught up lazily), read_bytes, write_bytes,
  * ch<N>_busy_ps per channel, and at the end queued_at_end (requests still
  * in the DRAM path); at the end responses_waiting and credits_held for
- * conservation checks.
+ * conservation checks.  With simulation.sample_period > 0, the time series
+ * requests (reads and writes arrived per period; they add up to reads +
+ * writes).
  */
 #include "models/memory/mem.h"
 
@@ -109,6 +111,7 @@ struct mem {
 	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
 	uint64_t *dc[DC_N];     /* detailed model's counters */
 	uint64_t **ch_busy;     /* [channel] ch<N>_busy_ps */
+	series *ts_requests;    /* time series requests: reads and writes arrived; NULL: off */
 };
 
 #define DRAM_TIMING_KEY(name, doc) \
@@ -423,6 +426,7 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		evring_init(&m->resp[k], buf, m->slots + (size_t)k * buf);
 	m->waiting_end = sim_stat_counter(c, "responses_waiting");
 	m->credits_end = sim_stat_counter(c, "credits_held");
+	m->ts_requests = sim_series(c, "requests", SERIES_SUM);
 	cxl_grant_all_ports(c, (uint16_t)buf);
 	return 0;
 }
@@ -465,6 +469,7 @@ static void on_request(sim_comp *c, mem *m, cxl_event *ev)
 	CXL_ASSERT(ev->pkt.mclass == CXL_VC_M2S_REQ || ev->pkt.mclass == CXL_VC_M2S_RWD);
 	CXL_ASSERT(ev->pkt.pbr_dst == m->pbr);
 	(*(ev->pkt.mclass == CXL_VC_M2S_REQ ? m->reads : m->writes))++;
+	series_add(m->ts_requests, sim_now(c), 1);
 	if (m->coh)
 		dcoh_request(m->coh, c, ev);
 	else

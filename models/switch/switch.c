@@ -41,7 +41,12 @@
  * max_occupancy (most packets held at once), and at the end held_at_end
  * and credits_held for conservation checks; per output port p: p<p>_pkts,
  * p<p>_queue_ps (time its packets waited, ready to departure) and
- * p<p>_max_waiting (most ready packets waiting for it at once).
+ * p<p>_max_waiting (most ready packets waiting for it at once).  With
+ * simulation.sample_period > 0, per output port the time series
+ * p<p>_waiting_ps (packets waiting x ps: / period = mean occupancy; its
+ * periods add up to p<p>_queue_ps plus the waits still open at the end) and
+ * p<p>_pkts (forwarded); the output's utilisation is that of the bus
+ * behind it (forwarding takes no time here).
  */
 #include "models/switch/switch.h"
 
@@ -87,6 +92,9 @@ struct sw {
 	uint64_t **port_pkts;   /* [port] stat p<p>_pkts */
 	uint64_t **port_queue;  /* [port] stat p<p>_queue_ps */
 	uint64_t **port_maxw;   /* [port] stat p<p>_max_waiting */
+	series **ts_wait;       /* [port] time series p<p>_waiting_ps: packets waiting for
+				   that output x ps; NULL: sampling off */
+	series **ts_pkts;       /* [port] time series p<p>_pkts: packets it forwarded */
 };
 
 static const cfg_key sw_keys[] = {
@@ -150,6 +158,23 @@ static void register_stats(sim_comp *c, sw *s)
 	}
 }
 
+/* Per output port: packets waiting (a level over time) and forwarded. */
+static void register_series(sim_comp *c, sw *s)
+{
+	char name[32];
+
+	if (!sim_series_on(c))
+		return;
+	s->ts_wait = xmalloc(s->nports * sizeof(*s->ts_wait));
+	s->ts_pkts = xmalloc(s->nports * sizeof(*s->ts_pkts));
+	for (uint32_t p = 0; p < s->nports; p++) {
+		snprintf(name, sizeof(name), "p%u_waiting_ps", p);
+		s->ts_wait[p] = sim_series(c, name, SERIES_TIME);
+		snprintf(name, sizeof(name), "p%u_pkts", p);
+		s->ts_pkts[p] = sim_series(c, name, SERIES_SUM);
+	}
+}
+
 static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	sw *s = state;
@@ -173,6 +198,7 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	s->adaptive = cfg_enum(cf, "switch.routing") == 1;
 	alloc_state(s);
 	register_stats(c, s);
+	register_series(c, s);
 	cxl_grant_all_ports(c, (uint16_t)s->buf);
 	return 0;
 }
@@ -226,6 +252,10 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	(*s->port_pkts[o])++;
 	*s->queue_ps += sim_now(c) - ev->time;
 	*s->port_queue[o] += sim_now(c) - ev->time;
+	if (s->ts_wait) {
+		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
+		series_add(s->ts_pkts[o], sim_now(c), 1);
+	}
 	cxl_grant(c, (uint16_t)(q / CXL_NVC), vc, 1);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
 	/* a slice's internal link is its pipeline (switch.latency) */
@@ -322,6 +352,8 @@ static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
 	evring_push(in, ev);
 	if (++s->load[o] > *s->port_maxw[o])
 		*s->port_maxw[o] = s->load[o];
+	if (s->ts_wait)
+		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
 	if (in->n == 1)
 		list_append(s, o, q);
 }
@@ -396,6 +428,8 @@ static void sw_finish(sim_comp *c, void *state)
 	free(s->port_pkts);
 	free(s->port_queue);
 	free(s->port_maxw);
+	free(s->ts_wait);
+	free(s->ts_pkts);
 	free(s->todo);
 	free(s->queued);
 }
