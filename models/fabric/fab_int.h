@@ -33,9 +33,10 @@
  * is named "X:k" (fab_slice_port() maps a switch port to a slice port).
  *
  * Weights for partitioners come from expected traffic: every requester
- * (host, accelerator) sends to every memory device (a regular sample of
- * them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route, and back; a connection's weight is the packets crossing it, a
- * node's or bus's load is the packets it handles.  Both are scaled to
+ * (host, accelerator) sends to every memory device it reaches (a regular
+ * sample of them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route,
+ * and back; a connection's weight is the packets crossing it, a node's or
+ * bus's load is the packets it handles.  Both are scaled to
  * 1..FAB_WEIGHT_SCALE.
  *
  * Memory: O(nodes + connections) for the fabric, plus the routing tables.
