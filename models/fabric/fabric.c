@@ -27,6 +27,7 @@ void fab_free(fabric *f)
 	free(f->conn_of_comp);
 	free(f->mem_pbr);
 	fab_route_free(&f->route);
+	fab_pod_free(f->pod);
 	*f = (fabric){ 0 };
 }
 
