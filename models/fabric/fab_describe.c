@@ -174,6 +174,7 @@ void fab_describe(const fabric *f, FILE *out)
 		r->nsw, r->nsets, (double)fab_route_bytes(r) / 1024.0,
 		pairs ? 100.0 * (double)r->multipath / (double)pairs : 0.0,
 		fab_route_checksum(r));
+	fab_pod_describe(f, out);
 }
 
 void fab_write_dot(const fabric *f, FILE *out)

@@ -33,10 +33,14 @@
  * is named "X:k" (fab_slice_port() maps a switch port to a slice port).
  *
  * Weights for partitioners come from expected traffic: every requester
- * (host, accelerator) sends to every memory device (a regular sample of
- * them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route, and back; a connection's weight is the packets crossing it, a
- * node's or bus's load is the packets it handles.  Both are scaled to
+ * (host, accelerator) sends to every memory device it reaches (a regular
+ * sample of them beyond FAB_TRAFFIC_PAIRS pairs) along its oblivious route,
+ * and back; a connection's weight is the packets crossing it, a node's or
+ * bus's load is the packets it handles.  Both are scaled to
  * 1..FAB_WEIGHT_SCALE.
+ *
+ * An Octopus pod (fab_octo.h) has no switch: f->pod keeps its design and
+ * which host each host-port requester belongs to, for --check.
  *
  * Memory: O(nodes + connections) for the fabric, plus the routing tables.
  */
@@ -54,6 +58,7 @@
 #include "core/stats.h"
 #include "core/stime.h"
 #include "models/fabric/fab_kind.h"
+#include "models/fabric/fab_octo.h"
 #include "models/fabric/fab_route.h"
 #include "models/fabric/fab_view.h"
 
@@ -110,6 +115,8 @@ struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 				       named @bus (per-bus overrides), ps */
 	const void *latency_ctx; /* argument of latency_of */
 	fab_route route;         /* routing tables (after fab_finish) */
+	fab_pod *pod;            /* octopus: the pod's design and hosts (fab_octo.h), owned;
+				    NULL for the other kinds */
 };
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency);

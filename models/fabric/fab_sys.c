@@ -24,11 +24,12 @@
 
 static const cfg_key fab_keys[] = {
 	{ "topology.kind", CFG_ENUM, NULL, NULL, NULL, FAB_TOPO_CHOICES,
-	  "topology generator (ESF Fig. 9 kinds, fat_tree, or custom)" },
+	  "topology generator (ESF Fig. 9 kinds, fat_tree, octopus, or custom)" },
 	{ "topology.switches", CFG_INT, "4", "1", "1024", NULL,
 	  "chain, ring, fully_connected: switches (ring >= 3, fully_connected <= 256); tree: leaf switches" },
 	{ "topology.hosts", CFG_INT, "4", "0", "4096", NULL,
-	  "chain, ring, tree, fully_connected, fat_tree: hosts, attached round-robin to the edge switches" },
+	  "chain, ring, tree, fully_connected, fat_tree: hosts, attached round-robin to the edge "
+	  "switches; octopus: hosts in the pod (unset or 0: one design's; other counts make islands)" },
 	{ "topology.accelerators", CFG_INT, "0", "0", "4096", NULL,
 	  "as topology.hosts: accelerators, attached after the hosts" },
 	{ "topology.memories", CFG_INT, "4", "0", "4096", NULL,
@@ -45,6 +46,13 @@ static const cfg_key fab_keys[] = {
 	  "spine_leaf: memory devices on each leaf" },
 	{ "topology.k", CFG_INT, "4", "2", "24", NULL,
 	  "fat_tree: k (even): k pods, 5k^2/4 switches, k^3/4 edge ports (24 -> 3456)" },
+	{ "topology.host_ports", CFG_INT, "8", "1", "64", NULL,
+	  "octopus: ports per host (X), the most devices a host connects to" },
+	{ "topology.device_ports", CFG_INT, "4", "2", "64", NULL,
+	  "octopus: ports per multi-headed device (N), the most hosts a device connects to" },
+	{ "topology.design", CFG_ENUM, "auto", NULL, NULL, FAB_DESIGN_CHOICES,
+	  "octopus: the block design, the largest of its family that fits X and N (auto: of "
+	  "projective, affine, radical, single: a 2-(1+X(N-1),N,1) design when one is built)" },
 	{ "topology.custom.hosts", CFG_LIST, "", NULL, NULL, NULL,
 	  "custom: names of the hosts" },
 	{ "topology.custom.accelerators", CFG_LIST, "", NULL, NULL, NULL,
@@ -109,6 +117,7 @@ static const char *const kind_keys[] = {
 	[FAB_SPINE_LEAF] = "leaves spines hosts_per_leaf memories_per_leaf iso_bisection",
 	[FAB_FULLY_CONNECTED] = "switches hosts accelerators memories iso_bisection",
 	[FAB_FAT_TREE] = "k hosts accelerators memories iso_bisection",
+	[FAB_OCTOPUS] = "hosts host_ports device_ports design",
 	[FAB_CUSTOM] = "custom.hosts custom.accelerators custom.memories custom.switches custom.nodes "
 		       "custom.links iso_bisection",
 };
@@ -148,6 +157,8 @@ static const char *field_key(enum fab_topo_field f)
 	case FAB_F_SWITCHES: return "topology.switches";
 	case FAB_F_HOSTS: return "topology.hosts";
 	case FAB_F_K: return "topology.k";
+	case FAB_F_HOST_PORTS: return "topology.host_ports";
+	case FAB_F_DESIGN: return "topology.design";
 	case FAB_F_NONE: break;
 	}
 	return "topology.kind";
@@ -307,15 +318,21 @@ static int generate(const cfg *cf, fabric *f, cxl_err *err)
 		.arity = u32(cf, "topology.arity"), .leaves = u32(cf, "topology.leaves"),
 		.spines = u32(cf, "topology.spines"), .hosts_per_leaf = u32(cf, "topology.hosts_per_leaf"),
 		.mems_per_leaf = u32(cf, "topology.memories_per_leaf"), .k = u32(cf, "topology.k"),
+		.host_ports = u32(cf, "topology.host_ports"),
+		.device_ports = u32(cf, "topology.device_ports"),
+		.design = (enum fab_design_kind)cfg_enum(cf, "topology.design"),
 	};
 	enum fab_topo_field field;
 	cxl_err e = { 0 };
-	uint64_t endpoints = t.kind == FAB_CUSTOM ? 0 : t.kind == FAB_SPINE_LEAF ?
+	uint64_t endpoints = t.kind == FAB_CUSTOM || t.kind == FAB_OCTOPUS ? 0 :
+		t.kind == FAB_SPINE_LEAF ?
 		(uint64_t)t.leaves * (t.hosts_per_leaf + t.mems_per_leaf) :
 		(uint64_t)t.hosts + t.accels + t.memories;
 
 	if (t.kind == FAB_CUSTOM)
 		return gen_custom(cf, f, err);
+	if (t.kind == FAB_OCTOPUS && !cfg_is_set(cf, "topology.hosts"))
+		t.hosts = 0; /* one design's hosts */
 	if (endpoints > FAB_MAX_PBR)
 		return cfg_error_at(cf, t.kind == FAB_SPINE_LEAF ? "topology.leaves" : "topology.hosts",
 				    err, "%llu endpoints exceed the %d edge ports a PBR fabric can "

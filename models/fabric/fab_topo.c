@@ -12,6 +12,7 @@
 
 #include "core/xmalloc.h"
 #include "models/fabric/fab_int.h"
+#include "models/fabric/fab_octo.h"
 
 #define FC_MAX 256 /* fully_connected: N(N-1)/2 links; beyond this, use spine_leaf */
 
@@ -226,6 +227,8 @@ int fab_topo_generate(fabric *f, const fab_topo *t, enum fab_topo_field *field,
 		return 0;
 	case FAB_FAT_TREE:
 		return gen_fat_tree(f, t, field, err);
+	case FAB_OCTOPUS:
+		return fab_octo_generate(f, t, field, err);
 	case FAB_CUSTOM:
 		break;
 	}

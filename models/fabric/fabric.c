@@ -27,6 +27,7 @@ void fab_free(fabric *f)
 	free(f->conn_of_comp);
 	free(f->mem_pbr);
 	fab_route_free(&f->route);
+	fab_pod_free(f->pod);
 	*f = (fabric){ 0 };
 }
 
@@ -176,8 +177,8 @@ uint32_t fab_route_len(const fabric *f, uint32_t src, uint32_t dst)
 }
 
 /*
- * Every requester to every memory device and back, along oblivious routes;
- * beyond FAB_TRAFFIC_PAIRS pairs each requester takes every k-th memory
+ * Every requester to every memory device it reaches and back, along oblivious
+ * routes; beyond FAB_TRAFFIC_PAIRS pairs each requester takes every k-th memory
  * device (starting at an offset of its own), which keeps the estimate's
  * shape at a bounded cost (rack-4096: 4M pairs -> 1M).
  */
@@ -193,6 +194,8 @@ static void estimate_traffic(fabric *f, uint64_t *node_load)
 			continue;
 		for (uint32_t m = s % stride; m < f->nmem; m += stride) {
 			uint32_t dst = f->pbr_node[f->mem_pbr[m]];
+			if (!walk(f, src, dst, NULL, NULL))
+				continue; /* unreached (no switch): walk() would count a first hop */
 			walk(f, src, dst, f->conn, node_load);
 			walk(f, dst, src, f->conn, node_load);
 		}

@@ -3,7 +3,7 @@
 # partition.json (metis against block and roundrobin on rack-4096), and the
 # fabric's config errors on every rank count.
 
-FABRICS="chain ring tree spine_leaf fully_connected fat_tree custom rack-4096"
+FABRICS="chain ring tree spine_leaf fully_connected fat_tree octopus custom rack-4096"
 
 test_check_every_fabric_config() {
 	for c in $FABRICS; do
