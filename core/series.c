@@ -534,16 +534,9 @@ int series_table_sort(series_set *t, cxl_err *err)
 /* series_find - component @id of the sorted table @t (binary search), or NULL. */
 const series_comp *series_find(const series_set *t, uint32_t id)
 {
-	size_t lo = 0, hi = t->n;
+	const series_comp key = { .id = id };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->c[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->c[lo].id == id ? &t->c[lo] : NULL;
+	return t->n ? bsearch(&key, t->c, t->n, sizeof(*t->c), cmp_comp) : NULL;
 }
 
 /* series_get - series @name of @c (linear), or NULL. */

@@ -384,16 +384,9 @@ int stats_table_sort(stats_set *t, cxl_err *err)
 
 const stats_comp *stats_find(const stats_set *t, uint32_t id)
 {
-	size_t lo = 0, hi = t->n;
+	const stats_comp key = { .id = id };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->c[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->n && t->c[lo].id == id ? &t->c[lo] : NULL;
+	return t->n ? bsearch(&key, t->c, t->n, sizeof(*t->c), cmp_comp) : NULL;
 }
 
 const stats_entry *stats_get(const stats_comp *c, const char *name)
