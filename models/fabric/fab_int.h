@@ -110,6 +110,7 @@ struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 	uint32_t ncomp;          /* components in the graph */
 	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
 	uint32_t nmem;           /* memory devices */
+	uint32_t nmem_switched;  /* of those, attached to a switch (not multi-headed) */
 	sim_time link_latency;   /* latency of every link, ps (unless latency_of says else) */
 	fab_latency_fn *latency_of; /* NULL, or the latency of the two links of the bus
 				       named @bus (per-bus overrides), ps */

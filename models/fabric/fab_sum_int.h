@@ -59,6 +59,7 @@ struct fab_totals {
 
 /* fab_summary.c */
 uint64_t fab__counter(const stats_comp *c, const char *name); /* 0 if absent */
+unsigned fab__roles_of(const sim_graph *g, uint32_t id);
 void fab__totals_gather(fab_totals *t, const cfg *cf, const sim_graph *g,
 			const stats_set *table);
 void fab__totals_free(fab_totals *t);

@@ -62,8 +62,8 @@ static unsigned hop_class(const char *rest)
 	return k < FAB_SUM_HOPS ? k : FAB_SUM_HOPS;
 }
 
-/* The roles of component @id's kind (by its model; 0 for a model of no kind). */
-static unsigned roles_of(const sim_graph *g, uint32_t id)
+/* fab__roles_of - the roles of component @id's kind (by its model; 0 for a model of no kind). */
+unsigned fab__roles_of(const sim_graph *g, uint32_t id)
 {
 	uint32_t k = fab_kind_of_ops(g->comp[id].ops);
 
@@ -283,7 +283,7 @@ void fab__totals_gather(fab_totals *t, const cfg *cf, const sim_graph *g,
 		stats_hist_init(&t->hops[k]);
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
-		unsigned roles = roles_of(g, c->id);
+		unsigned roles = fab__roles_of(g, c->id);
 		if (roles & FAB_ROLE_REQUESTER) {
 			add_requester(t, c);
 			fab__window_add_requester(t, c);
@@ -295,7 +295,7 @@ void fab__totals_gather(fab_totals *t, const cfg *cf, const sim_graph *g,
 		}
 	}
 	for (size_t i = 0; i < table->n; i++) /* buses after: their span ends at t_last */
-		if (roles_of(g, table->c[i].id) & FAB_ROLE_BUS)
+		if (fab__roles_of(g, table->c[i].id) & FAB_ROLE_BUS)
 			add_bus(t, &table->c[i], t->t_last, cfg_enum(cf, "bus.duplex") == 1);
 	stats_hist_merge(&t->all, &t->rd);
 	stats_hist_merge(&t->all, &t->wr);

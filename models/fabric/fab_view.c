@@ -79,11 +79,7 @@ uint32_t fab_view_ntargets(const fab_view *v)
 
 uint32_t fab_view_switched_targets(const fab_view *v)
 {
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < v->nmem; i++)
-		k += fab_has(&v->node[fab_peer(v, v->pbr_node[v->mem_pbr[i]], 0)], FAB_ROLE_SWITCH);
-	return k;
+	return v->nmem_switched;
 }
 
 uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out)

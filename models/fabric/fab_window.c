@@ -71,8 +71,7 @@ static void per_requester(fab_totals *t, const sim_graph *g, const stats_set *ta
 
 	for (size_t i = 0; i < table->n; i++) {
 		const stats_comp *c = &table->c[i];
-		uint32_t k = fab_kind_of_ops(g->comp[c->id].ops);
-		if (k == UINT32_MAX || !fab_kind_has(k, FAB_ROLE_REQUESTER) || !fab__counter(c, "issued"))
+		if (!(fab__roles_of(g, c->id) & FAB_ROLE_REQUESTER) || !fab__counter(c, "issued"))
 			continue;
 		double b = gbps(fab__counter(c, "window_bytes"), t->w1 - t->w0);
 		t->host_min = first || b < t->host_min ? b : t->host_min;

@@ -308,6 +308,9 @@ int fab_finish(fabric *f, sim_graph *g, cxl_err *err)
 		return rc;
 	if ((rc = fab_route_build(f, &f->route, err)))
 		return rc;
+	for (uint32_t i = 0; i < f->nmem; i++)
+		f->nmem_switched += fab_has(&f->node[fab_peer(f, f->pbr_node[f->mem_pbr[i]], 0)],
+					    FAB_ROLE_SWITCH);
 	uint64_t *load = xcalloc(f->nnode ? f->nnode : 1, sizeof(*load));
 	estimate_traffic(f, load);
 	emit_graph(f, load, g);
