@@ -1,0 +1,87 @@
+/*
+ * models/proto/flagmap.c - the map of flag-line values (contract in flagmap.h).
+ */
+#include "models/proto/flagmap.h"
+
+#include <stdlib.h>
+
+#include "core/xmalloc.h"
+
+static uint32_t slot_of(const flagmap *m, uint64_t line)
+{
+	uint64_t h = (line + 1) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & (m->cap - 1);
+}
+
+int flagmap_get(const flagmap *m, uint64_t line, uint16_t *v)
+{
+	if (!m->cap)
+		return 0;
+	for (uint32_t i = slot_of(m, line);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->key[i])
+			return 0;
+		if (m->key[i] == line + 1) {
+			*v = m->val[i];
+			return 1;
+		}
+	}
+}
+
+static void grow(flagmap *m)
+{
+	flagmap old = *m;
+
+	m->cap = old.cap ? 2 * old.cap : 16;
+	m->key = xcalloc(m->cap, sizeof(*m->key));
+	m->val = xmalloc(m->cap * sizeof(*m->val));
+	m->n = 0;
+	for (uint32_t i = 0; i < old.cap; i++)
+		if (old.key[i])
+			flagmap_set(m, old.key[i] - 1, old.val[i]);
+	free(old.key);
+	free(old.val);
+}
+
+void flagmap_set(flagmap *m, uint64_t line, uint16_t v)
+{
+	if (4 * ((uint64_t)m->n + 1) > 3 * (uint64_t)m->cap)
+		grow(m);
+	uint32_t i = slot_of(m, line);
+	while (m->key[i] && m->key[i] != line + 1)
+		i = (i + 1) & (m->cap - 1);
+	m->n += !m->key[i];
+	m->key[i] = line + 1;
+	m->val[i] = v;
+}
+
+int flagmap_del(flagmap *m, uint64_t line)
+{
+	uint32_t i, j, mask = m->cap - 1;
+
+	if (!m->cap)
+		return 0;
+	for (i = slot_of(m, line); m->key[i] != line + 1; i = (i + 1) & mask)
+		if (!m->key[i])
+			return 0;
+	/* backward shift: move later entries of the run into the hole */
+	for (j = (i + 1) & mask; m->key[j]; j = (j + 1) & mask) {
+		uint32_t home = slot_of(m, m->key[j] - 1);
+		/* entry j may fill hole i unless its home lies in (i, j] */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->key[i] = m->key[j];
+			m->val[i] = m->val[j];
+			i = j;
+		}
+	}
+	m->key[i] = 0;
+	m->n--;
+	return 1;
+}
+
+void flagmap_free(flagmap *m)
+{
+	free(m->key);
+	free(m->val);
+	*m = (flagmap){ 0 };
+}
