@@ -148,12 +148,12 @@ test_programs_conserve_and_match_on_1_to_4_ranks() {
 	prog_cfg
 	local p0='repeat 20,store 0 2KiB,flushopt 0 2KiB,fence,uc_store 8192 1KiB,nt_load 16384 512,atomic 32768'
 	local p1='repeat 20,load 0 2KiB,uc_load 8192 1KiB,compute 100ns,flush 0 2KiB'
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cxl "$n" -q prog.cfg -o r$n --set host.cores=3 --set memory.dcoh.entries=256 \
 			--set "workload[host0].program=$p0" --set "workload[host1].program=$p1" || return 1
 		results r$n/stats.json > r$n.res
 	done
-	for n in 2 3 4; do
+	for n in $MRANKS; do
 		cmp -s r1.res r$n.res || fail "results differ between 1 and $n ranks" || return 1
 	done
 	local issued completed
@@ -180,4 +180,44 @@ test_program_errors() {
 		prog.cfg --set 'workload.program=load 0,repeat 3' || return 1
 	expect_error 1 ".*host.cores: 4096 processes x workload.queue 16 = 65536 transactions in flight; at most 65535" \
 		prog.cfg --set host.cores=4096
+}
+
+# host0 sets flag 0x1000 to 7 in its cache; host1 polls it.
+test_wait_flag_sees_a_cached_flag_only_after_flush_and_fence() {
+	prog_cfg
+	local w='set_flag 0x1000 7,compute 5us,flush 0x1000,fence'
+	prun yes --set "workload[host0].program=$w" --set 'workload[host1].program=wait_flag 0x1000 7' ||
+		return 1
+	prun no --end 20us --set 'workload[host0].program=set_flag 0x1000 7,compute 5us' \
+		--set 'workload[host1].program=wait_flag 0x1000 7' || return 1
+	# with the flush: seen, after the write-back reached the memory (host0 is
+	# done when its answer is back, about half a round trip later)
+	local w0 w1 polls
+	w0=$(stat yes host0 prog_done_ps); w1=$(stat yes host1 prog_done_ps)
+	polls=$(stat yes host1 polls)
+	echo "writer done at $w0 ps, reader saw the flag at $w1 ps after $polls polls"
+	[ "$w1" -gt 5000000 ] && [ "$polls" -gt 2 ] || fail "seen at $w1 ps after $polls polls" || return 1
+	[ "$w1" -gt $((w0 - 300000)) ] || fail "seen at $w1 ps, long before the write-back ($w0 ps)" ||
+		return 1
+	expect yes host1 cut_by_end 0 && expect yes pool writes 1 || return 1
+	# without it: never seen, however long the reader polls
+	expect no host1 cut_by_end 1 && expect no host1 ops 0 && expect no pool writes 0 || return 1
+	[ "$(stat no host1 polls)" -gt 10 ] || fail "only $(stat no host1 polls) polls in 20 us"
+}
+
+test_wait_flag_sees_an_nt_flag_and_hdmdb_without_flush() {
+	prog_cfg
+	prun nt --set 'workload[host0].program=compute 2us,set_flag 0x1000 3 nt' \
+		--set 'workload[host1].program=wait_flag 0x1000 3' || return 1
+	expect nt host1 cut_by_end 0 && expect nt host1 ops 1 && expect nt pool writes 1 || return 1
+	# HDM-DB: the poll back-invalidates the writer's dirty line, value and all
+	prun bi --set memory.dcoh.entries=1024 \
+		--set 'workload[host0].program=set_flag 0x1000 9,compute 50us' \
+		--set 'workload[host1].program=compute 2us,wait_flag 0x1000 9' || return 1
+	expect bi host1 cut_by_end 0 && expect bi host1 polls 1 && expect bi host0 bisnp 1 &&
+		expect bi host0 birsp_dirty_lines 1 || return 1
+	# a counter: waiting for 5 sees 5, 6 or more (serial numbers), not 4
+	prun ser --set 'workload[host0].program=set_flag 0x1000 65535 nt,set_flag 0x1000 6 nt' \
+		--set 'workload[host1].program=compute 5us,wait_flag 0x1000 5' || return 1
+	expect ser host1 cut_by_end 0 && expect ser host1 polls 1
 }
