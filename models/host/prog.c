@@ -151,11 +151,13 @@ static int room(const req *r, const prog_proc *P, uint8_t vc)
 
 /* Take a slot for a transaction of process @P (index @pi) and count it issued. */
 static uint32_t take(sim_comp *c, req *r, prog_proc *P, uint32_t pi, enum req_kind kind,
-		     uint64_t line, int write, uint8_t role)
+		     uint64_t line, int write, uint8_t role, int cached)
 {
 	uint32_t s = req__slot_new(r, kind, line, write);
 	req_slot *sl = &r->slot[s];
 
+	sl->cached = (uint8_t)(cached && r->cached && kind == REQ_ACCESS);
+	req__slot_track(r, s, 1);
 	if (!r->measuring && sim_now(c) >= r->warmup_time) {
 		r->measuring = 1;
 		*r->t_first = sim_now(c);
@@ -178,9 +180,8 @@ static void send_read(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_t a
 		      uint32_t bytes, uint8_t role)
 {
 	uint32_t lines = (uint32_t)((addr % CXL_LINE + bytes + CXL_LINE - 1) / CXL_LINE);
-	uint32_t s = take(c, r, P, pi, REQ_ACCESS, addr / CXL_LINE, 0, role);
+	uint32_t s = take(c, r, P, pi, REQ_ACCESS, addr / CXL_LINE, 0, role, 0);
 
-	r->slot[s].cached = 0;
 	r->slot[s].bytes = (uint16_t)(lines * CXL_LINE);
 	req__send(c, r, s, CXL_VC_M2S_REQ, addr / CXL_LINE * CXL_LINE, 0, 0,
 		  (uint16_t)(lines > 1 ? lines : 0));
@@ -190,9 +191,8 @@ static void send_read(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_t a
 static void send_write(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_t addr,
 		       uint32_t bytes, int flag, uint16_t v)
 {
-	uint32_t s = take(c, r, P, pi, REQ_ACCESS, addr / CXL_LINE, 1, ROLE_LINE);
+	uint32_t s = take(c, r, P, pi, REQ_ACCESS, addr / CXL_LINE, 1, ROLE_LINE, 0);
 
-	r->slot[s].cached = 0;
 	r->slot[s].bytes = (uint16_t)bytes;
 	req__send(c, r, s, CXL_VC_M2S_RWD, addr, (uint16_t)bytes,
 		  (uint8_t)(flag ? CXL_PKT_FLAG : 0), v);
@@ -215,13 +215,13 @@ static int cached_access(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_
 	if (hit >= 0) {
 		/* req__coh_access took the slot: make it the process's */
 		req__slot_free(r, (uint32_t)hit);
-		uint32_t s = take(c, r, P, pi, REQ_HIT, line, !read, role);
+		uint32_t s = take(c, r, P, pi, REQ_HIT, line, !read, role, 0);
 		CXL_ASSERT(s == (uint32_t)hit);
 		if (flag)
 			flagmap_set(&r->vals, line, v);
 		return 1;
 	}
-	uint32_t s = take(c, r, P, pi, REQ_ACCESS, line, !read, role);
+	uint32_t s = take(c, r, P, pi, REQ_ACCESS, line, !read, role, 1);
 	r->slot[s].flag = (uint8_t)flag;
 	r->slot[s].value = v;
 	req__send(c, r, s, rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, line * CXL_LINE,
@@ -234,11 +234,7 @@ static int cached_access(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_
 /* Is a transaction of the host on @line in flight (a fill or a write-back)? */
 static int line_busy(const req *r, uint64_t line)
 {
-	for (uint32_t k = 0; k < r->queue; k++)
-		if (r->slot[k].kind != REQ_FREE && r->slot[k].line == line &&
-		    (r->slot[k].cached || r->slot[k].kind == REQ_WRITEBACK))
-			return 1;
-	return req__coh_blocked(r, line);
+	return req__line_count(&r->fill_busy, line) || req__coh_blocked(r, line);
 }
 
 /*
@@ -257,7 +253,7 @@ static int flush_line(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_t l
 	int f = req__coh_flush(c, r, line, &v);
 	if (!f)
 		return 1;
-	uint32_t s = take(c, r, P, pi, REQ_WRITEBACK, line, 1, ROLE_LINE);
+	uint32_t s = take(c, r, P, pi, REQ_WRITEBACK, line, 1, ROLE_LINE, 0);
 	(*r->wbs)++;
 	req__send(c, r, s, CXL_VC_M2S_RWD, line * CXL_LINE, CXL_LINE,
 		  (uint8_t)(CXL_PKT_WB | (f & 2 ? CXL_PKT_FLAG : 0)), v);

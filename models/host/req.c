@@ -285,10 +285,40 @@ uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write)
 	return s;
 }
 
+/* req__line_count - the count @m holds for @line (0: none). */
+uint16_t req__line_count(const flagmap *m, uint64_t line)
+{
+	uint16_t n = 0;
+
+	return m->n && flagmap_get(m, line, &n) ? n : 0;
+}
+
+/*
+ * req__slot_track - count slot @s in (@d = 1) or out of (-1) the lines in
+ * flight of a host program: a write-back in wb_busy, a cached access in
+ * fill_busy, so "is a transaction on this line in flight?" costs a lookup,
+ * not a scan of every slot.  Other patterns track nothing.
+ */
+void req__slot_track(req *r, uint32_t s, int d)
+{
+	const req_slot *sl = &r->slot[s];
+	flagmap *m = sl->kind == REQ_WRITEBACK ? &r->wb_busy :
+		     sl->kind == REQ_ACCESS && sl->cached ? &r->fill_busy : NULL;
+
+	if (!r->prog || !m)
+		return;
+	uint16_t n = (uint16_t)(req__line_count(m, sl->line) + d);
+	if (n)
+		flagmap_set(m, sl->line, n);
+	else
+		flagmap_del(m, sl->line);
+}
+
 /* req__slot_free - the transaction in slot @s is over. */
 void req__slot_free(req *r, uint32_t s)
 {
 	CXL_ASSERT(s < r->queue && r->slot[s].kind != REQ_FREE && r->outstanding > 0);
+	req__slot_track(r, s, -1);
 	r->slot[s].kind = REQ_FREE;
 	r->free_slot[r->nfree++] = s;
 	r->outstanding--;

@@ -111,6 +111,8 @@ static void send_writeback(sim_comp *c, req *r)
 	uint64_t line = r->wb_line[r->wb_head];
 	uint32_t s = req__slot_new(r, REQ_WRITEBACK, line, 1);
 	uint16_t v = 0;
+
+	req__slot_track(r, s, 1);
 	int flag = flagmap_get(&r->vals, line, &v);
 
 	r->wb_head = (r->wb_head + 1) % r->queue;
@@ -151,6 +153,8 @@ int req__coh_blocked(const req *r, uint64_t line)
 	for (uint32_t k = 0; k < r->wb_n; k++)
 		if (r->wb_line[(r->wb_head + k) % r->queue] == line)
 			return 1;
+	if (r->prog) /* programs count them: no scan of every slot */
+		return req__line_count(&r->wb_busy, line) > 0;
 	for (uint32_t k = 0; k < r->queue; k++)
 		if (r->slot[k].kind == REQ_WRITEBACK && r->slot[k].line == line)
 			return 1;
@@ -316,4 +320,6 @@ void req__coh_finish(sim_comp *c, req *r)
 	if (r->cached)
 		hcache_free(&r->cache);
 	flagmap_free(&r->vals);
+	flagmap_free(&r->wb_busy);
+	flagmap_free(&r->fill_busy);
 }

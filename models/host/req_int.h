@@ -123,11 +123,15 @@ struct req {
 	/* host programs (prog.c), NULL for the other patterns */
 	struct prog_run *prog;
 	flagmap vals;             /* values of the flag lines in the cache or on their way back */
+	flagmap wb_busy;          /* programs: write-backs in flight per line (counts) */
+	flagmap fill_busy;        /* programs: cached accesses (fills) in flight per line */
 };
 
 /* req.c */
 uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write);
 void req__slot_free(req *r, uint32_t s);
+void req__slot_track(req *r, uint32_t s, int d);
+uint16_t req__line_count(const flagmap *m, uint64_t line);
 uint16_t req__home(const req *r, uint64_t line);
 void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint16_t size,
 	       uint8_t flags, uint16_t aux);
