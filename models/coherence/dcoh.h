@@ -24,12 +24,15 @@
  * A request whose line has a transaction in flight (or whose set has only
  * locked entries) is parked and retried, in arrival order, whenever a
  * transaction ends.  Dirty data in BIRsps is written to memory
- * (dcoh_data_fn).
+ * (dcoh_data_fn).  The memory endpoint passes a request of
+ * several lines through the DCOH line by line, one line at a time.
  *
- * Bounds: at most `memory.buffer` requests per VC are in the device, so
- * transactions and parked requests are bounded by 2 x buffer, and BISnps
- * waiting for credits by SF_MAX_OWNERS x that; all arrays are allocated at
- * init.  Statistics are listed in dcoh.c.
+ * Bounds: at most `memory.buffer` requests per VC and port are in the
+ * device, each with at most one line in the DCOH at a time (a request of
+ * several lines enters line by line), so transactions and parked requests
+ * are bounded by 2 x buffer x ports, and BISnps waiting for credits by
+ * SF_MAX_OWNERS x that; all arrays are allocated at init (overflow
+ * panics).  Statistics are listed in dcoh.c.
  */
 #ifndef CXL_MODELS_DCOH_H
 #define CXL_MODELS_DCOH_H
