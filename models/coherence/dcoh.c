@@ -399,8 +399,10 @@ void dcoh_birsp(dcoh *d, sim_comp *c, cxl_event *ev)
 	cxl_grant(c, ev->dst_port, CXL_VC_M2S_BIRSP, 1);
 	(*d->birsp_c)++;
 	*d->birsp_dirty += dirty;
-	if (dirty)
-		d->data(c, d->owner, p->addr, dirty);
+	/* a flag line's value names a line of the block the BISnp covered */
+	CXL_ASSERT(!(p->flags & CXL_PKT_FLAG) || CXL_PKT_FLAG_LINE(p->flags) < p->tag);
+	if (dirty || (p->flags & CXL_PKT_FLAG))
+		d->data(c, d->owner, p->addr, dirty, p->flags & CXL_PKT_FLAG_MASK, p->aux);
 	for (uint32_t i = 0; i < d->ntxn; i++) {
 		dcoh_txn *t = &d->txn[i];
 		if (t->req && t->waiting && t->snp == line) {

@@ -51,6 +51,13 @@
  * arrival to its last part's release), MEMORY for the rest.  A request of
  * one line takes exactly the path it took before.
  *
+ * Flag values (flagmap.h): a one-line MemWr carrying CXL_PKT_FLAG records
+ * pkt.aux as its line's value when it goes to DRAM (after the DCOH); a
+ * one-line MemRd takes its line's value, if any, into its DRS (CXL_PKT_FLAG,
+ * pkt.aux) at the same point; a BIRsp's flag line is recorded when its
+ * dirty data is written (dcoh_data_fn), before the request that waited for
+ * it goes on.  NDRs and the DRS of several lines carry no value.
+ *
  * Multi-headed devices (a memory node with several connections, each
  * straight to a requester: the pooled memory of cMPI): every head is a
  * port with its own credits and response queues; a response leaves on the
@@ -90,6 +97,7 @@
 #include "models/memory/dram.h"
 #include "models/memory/dram_cfg.h"
 #include "models/proto/evring.h"
+#include "models/proto/flagmap.h"
 #include "models/fabric/fab_view.h"
 
 enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
@@ -159,6 +167,7 @@ struct mem {
 	uint32_t next_head;     /* its oldest entry */
 	uint32_t next_n;        /* its entries */
 	uint64_t kick;          /* detailed: channels to service (bit per channel) */
+	flagmap flagv;          /* values of the flag lines this device holds */
 	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
 	uint64_t *read_lines, *write_lines; /* lines requests moved (reads, writes count requests) */
 	uint64_t *dc[DC_N];     /* detailed model's counters */
@@ -602,10 +611,35 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
+/*
+ * A one-line request from a requester goes to the DRAM: a write carrying
+ * CXL_PKT_FLAG records its value for the line; a read takes the value its
+ * line holds, if any, into its DRS (CXL_PKT_FLAG and pkt.aux; else neither).
+ */
+static void flag_value(mem *m, cxl_packet *p)
+{
+	uint64_t line = p->addr / CXL_LINE;
+	uint16_t v;
+
+	if (p->mclass == CXL_VC_M2S_RWD) {
+		if (p->flags & CXL_PKT_FLAG)
+			flagmap_set(&m->flagv, line, p->aux);
+		return;
+	}
+	p->flags &= (uint8_t)~CXL_PKT_FLAG_MASK;
+	p->aux = 0;
+	if (flagmap_get(&m->flagv, line, &v)) {
+		p->flags |= CXL_PKT_FLAG;
+		p->aux = v;
+	}
+}
+
 /* A request (or an internal write, or a part) goes on to the DRAM model. */
 static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 {
 	cxl_lat_until(&ev->pkt, CXL_LAT_COH, sim_now(c)); /* what the DCOH held it for */
+	if (!(ev->pkt.flags & MEM_PKT_INTERNAL))
+		flag_value(m, &ev->pkt);
 	if (!m->dr) {
 		simple_request(c, m, ev);
 		return;
@@ -640,11 +674,19 @@ static void dcoh_go(sim_comp *c, void *owner, cxl_event *req)
 	to_dram(c, m, req);
 }
 
-/* dcoh_data_fn: dirty lines from a BIRsp are written to DRAM, one by one. */
-static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines)
+/*
+ * dcoh_data_fn: dirty lines from a BIRsp are written to DRAM, one by one;
+ * a flag line among them (CXL_PKT_FLAG in @flags: line
+ * CXL_PKT_FLAG_LINE(@flags) of the block) now holds @value, before the
+ * request that waited for the BIRsp goes on.
+ */
+static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines, uint8_t flags,
+		      uint16_t value)
 {
 	mem *m = owner;
 
+	if (flags & CXL_PKT_FLAG)
+		flagmap_set(&m->flagv, addr / CXL_LINE + CXL_PKT_FLAG_LINE(flags), value);
 	for (uint32_t k = 0; k < lines; k++) {
 		cxl_event *ev = sim_event_new(c);
 		ev->pkt = (cxl_packet){ .addr = addr + (uint64_t)k * CXL_LINE, .size = CXL_LINE,
@@ -748,7 +790,10 @@ static void drain(sim_comp *c, mem *m)
 	}
 }
 
-/* Turn the request of @lines lines in @ev into its response and queue it. */
+/*
+ * Turn the request of @lines lines in @ev into its response and queue it.
+ * Only the DRS of a one-line read may carry a flag value (flag_value()).
+ */
 static void reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
 {
 	cxl_packet *p = &ev->pkt;
@@ -760,6 +805,10 @@ static void reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
 	p->mclass = read ? CXL_VC_S2M_DRS : CXL_VC_S2M_NDR;
 	p->opcode = read ? CXL_OP_MEMDATA : CXL_OP_CMP;
 	p->size = read ? (uint16_t)(lines * CXL_LINE) : 0;
+	if (!read || lines > 1) {
+		p->flags &= (uint8_t)~CXL_PKT_FLAG_MASK;
+		p->aux = 0;
+	}
 	ev->kind = CXL_EV_PKT;
 	sim_event_hold(c, ev); /* a request of several lines was kept already */
 	CXL_ASSERT(ev->dst_port < m->nports); /* the port the request came in on */
@@ -852,6 +901,7 @@ static void mem_finish(sim_comp *c, void *state)
 	free(m->parent_free);
 	free(m->next_q);
 	m->parent = NULL;
+	flagmap_free(&m->flagv);
 	free(m->cr);
 	free(m->peer_pbr);
 	free(m->resp);

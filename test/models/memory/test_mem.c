@@ -3,7 +3,8 @@
  * driven by scripted requesters (mem_fixture.h): requests of several lines
  * (one response, the parts' timing, the latency breakdown, the counters),
  * with the simple and the detailed DRAM model and through a DCOH (parts one
- * at a time, conflicts snooped per line).
+ * at a time, conflicts snooped per line), and the values of flag lines
+ * (one-line writes and reads, BIRsps with a flag line).
  *
  * Idle timing of the simple model at its defaults (memory.latency 40 ns,
  * dram_latency 40 ns, 2 channels of 25.6 GB/s: 2.5 ns per line): a line is
@@ -75,6 +76,8 @@ static void all_answered(int h)
 		ck_assert_uint_gt(l->resp_at[k], 0);
 		ck_assert_uint_eq(l->resp[k].mclass, read ? CXL_VC_S2M_DRS : CXL_VC_S2M_NDR);
 		ck_assert_uint_eq(l->resp[k].size, read ? s->req[k].lines * CXL_LINE : 0);
+		if (!read)
+			ck_assert_uint_eq(l->resp[k].flags & CXL_PKT_FLAG_MASK, 0);
 	}
 }
 
@@ -102,6 +105,8 @@ START_TEST(test_mem_one_line_as_before)
 		const cxl_packet *p = &mfx_logs[0].resp[k];
 		ck_assert_uint_eq(p->lat[CXL_LAT_MEMORY], LINE_PS);
 		ck_assert_uint_eq(p->lat[CXL_LAT_COH], 0);
+		ck_assert_uint_eq(p->flags & CXL_PKT_FLAG, 0);
+		ck_assert_uint_eq(p->aux, 0);
 	}
 	ck_assert_uint_eq(mfx_stat(&r, "mem0", "reads"), 2);
 	ck_assert_uint_eq(mfx_stat(&r, "mem0", "read_lines"), 2);
@@ -127,6 +132,8 @@ START_TEST(test_mem_multiline_read_simple)
 		const cxl_packet *p = &mfx_logs[0].resp[k];
 		ck_assert_uint_eq(p->lat[CXL_LAT_MEMORY], idle_ps(n[k]));
 		ck_assert_uint_eq(p->lat[CXL_LAT_COH], 0);
+		ck_assert_uint_eq(p->flags & CXL_PKT_FLAG, 0);
+		ck_assert_uint_eq(p->aux, 0);
 		ck_assert_uint_eq(p->addr, 4096 * (uint64_t)(k + 1));
 	}
 	ck_assert_uint_eq(mfx_stat(&r, "mem0", "reads"), 4);
@@ -279,10 +286,11 @@ END_TEST
 
 /*
  * host0 owns line 2 exclusively; host1 reads lines 0-3 uncached: lines 0
- * and 1 go on, line 2 waits for host0's BIRsp (one dirty line), then
- * lines 2 and 3 go.  The DRS's COHERENCE time is the wait, its MEMORY the
- * last two lines' 82.5 ns plus the 2.5 ns line 2's channel first spends on
- * the BIRsp's dirty line.
+ * and 1 go on, line 2 waits for host0's BIRsp (its dirty data carries the
+ * flag value 0x1234), then lines 2 and 3 go.  The DRS's COHERENCE time is
+ * the wait, its MEMORY the last two lines' 82.5 ns plus the 2.5 ns line 2's
+ * channel first spends on the BIRsp's dirty line; then host1's one-line
+ * read of line 2 gets the value from the BIRsp.
  */
 START_TEST(test_mem_multiline_dcoh_conflict)
 {
@@ -290,7 +298,7 @@ START_TEST(test_mem_multiline_dcoh_conflict)
 	mfx r;
 
 	rq(0, 0, CXL_VC_M2S_REQ, 128, 1, CXL_PKT_CACHED | CXL_PKT_EXCL, 0, 1);
-	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, 0, 0 };
+	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, CXL_PKT_FLAG | CXL_PKT_FLAG_AT(0), 0x1234 };
 	mfx_scripts[0].nbirsp = 1;
 	rd(1, 2 * US, 0, 4, 1);
 	rd(1, 0, 128, 1, 1);
@@ -308,7 +316,10 @@ START_TEST(test_mem_multiline_dcoh_conflict)
 	/* the BISnp left when the read arrived (its issue) and the BIRsp, with a
 	   line of data, took at least as long to come back */
 	ck_assert_uint_ge(drs->lat[CXL_LAT_COH], 2 * (l0->bisnp_at[0] - l0->bisnp[0].issue));
+	ck_assert_uint_eq(drs->flags & CXL_PKT_FLAG, 0);
 	const cxl_packet *one = &l1->resp[1];
+	ck_assert_uint_eq(one->flags & CXL_PKT_FLAG_MASK, CXL_PKT_FLAG);
+	ck_assert_uint_eq(one->aux, 0x1234);
 	ck_assert_uint_eq(one->lat[CXL_LAT_COH], 0);
 	ck_assert_uint_eq(mfx_stat(&r, "mem0", "bisnp"), 1);
 	ck_assert_uint_eq(mfx_stat(&r, "mem0", "birsp"), 1);
@@ -413,15 +424,132 @@ START_TEST(test_mem_multiline_dcoh_load)
 }
 END_TEST
 
+/* --- flag values ------------------------------------------------------------------- */
+
+/*
+ * A one-line write with CXL_PKT_FLAG sets the line's value (its NDR carries
+ * none); one-line reads of the line carry it, of other lines not, and a
+ * read of several lines never does.  The value follows later writes
+ * (also across the wrap); a write without the flag leaves it.
+ */
+START_TEST(test_mem_flag_values)
+{
+	const char *sets[] = { ONE_HOST, NULL };
+	mfx r;
+
+	rq(0, 0, CXL_VC_M2S_RWD, 256, 1, CXL_PKT_FLAG, 7, 1);   /* 0 */
+	rd(0, 0, 256, 1, 1);                                    /* 1: 7 */
+	rd(0, 0, 320, 1, 1);                                    /* 2: none */
+	rd(0, 0, 0, 8, 1);                                      /* 3: none (8 lines) */
+	rq(0, 0, CXL_VC_M2S_RWD, 256, 1, CXL_PKT_FLAG, 0xffff, 1); /* 4 */
+	rd(0, 0, 256, 1, 1);                                    /* 5: 0xffff */
+	rq(0, 0, CXL_VC_M2S_RWD, 256, 1, CXL_PKT_FLAG, 0, 1);   /* 6 */
+	rd(0, 0, 256, 1, 1);                                    /* 7: 0 */
+	wr(0, 0, 256, 1, 1);                                    /* 8: no flag */
+	rd(0, 0, 256, 1, 1);                                    /* 9: still 0 */
+	rq(0, 0, CXL_VC_M2S_REQ, 512, 1, CXL_PKT_FLAG, 0, 1);   /* 10: a read's flag is not a value */
+	mfx_run(&r, sets);
+	all_answered(0);
+	const mfx_log *l = &mfx_logs[0];
+	static const int has[] = { 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0 };
+	static const uint16_t val[] = { 0, 7, 0, 0, 0, 0xffff, 0, 0, 0, 0, 0 };
+	for (int k = 0; k < 11; k++) {
+		ck_assert_msg((l->resp[k].flags & CXL_PKT_FLAG_MASK) == (has[k] ? CXL_PKT_FLAG : 0),
+			      "response %d: flags %#x", k, l->resp[k].flags);
+		ck_assert_msg(l->resp[k].aux == val[k], "response %d: aux %u", k, l->resp[k].aux);
+	}
+	mfx_close(&r);
+}
+END_TEST
+
+/*
+ * A BIRsp for an InvBlk of lines 0-3 carries line 2 as a dirty flag line
+ * (CXL_PKT_FLAG_AT(2), value 0x55): line 2 holds the value after it, the
+ * other lines of the block none.  The filter (4 entries, one set, InvBlk 4)
+ * evicts lines 0-3 when host0 reads line 8.
+ */
+START_TEST(test_mem_flag_from_birsp_block)
+{
+	const char *sets[] = { TWO_HOSTS, "memory.dcoh.entries=4", "memory.dcoh.assoc=4",
+			       "memory.dcoh.invblk_max=4", NULL };
+	mfx r;
+
+	for (uint32_t k = 0; k < 4; k++)
+		rq(0, 0, CXL_VC_M2S_REQ, 64 * (uint64_t)k, 1, CXL_PKT_CACHED | CXL_PKT_EXCL, 0, 1);
+	rq(0, 0, CXL_VC_M2S_REQ, 512, 1, CXL_PKT_CACHED, 0, 1);
+	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, CXL_PKT_FLAG | CXL_PKT_FLAG_AT(2), 0x55 };
+	mfx_scripts[0].nbirsp = 1;
+	rd(1, 5 * US, 128, 1, 1);
+	rd(1, 0, 0, 1, 1);
+	rd(1, 0, 192, 1, 1);
+	mfx_run(&r, sets);
+	all_answered(0);
+	all_answered(1);
+	ck_assert_uint_eq(mfx_logs[0].nbisnp, 1);
+	ck_assert_uint_eq(mfx_logs[0].bisnp[0].addr, 0);
+	ck_assert_uint_eq(mfx_logs[0].bisnp[0].tag, 4);
+	ck_assert_uint_eq(mfx_logs[1].resp[0].flags & CXL_PKT_FLAG_MASK, CXL_PKT_FLAG);
+	ck_assert_uint_eq(mfx_logs[1].resp[0].aux, 0x55);
+	ck_assert_uint_eq(mfx_logs[1].resp[1].flags & CXL_PKT_FLAG, 0);
+	ck_assert_uint_eq(mfx_logs[1].resp[2].flags & CXL_PKT_FLAG, 0);
+	ck_assert_uint_eq(mfx_stat(&r, "mem0", "evictions"), 1);
+	ck_assert_uint_eq(mfx_stat(&r, "mem0", "birsp_dirty_lines"), 1);
+	mfx_close(&r);
+}
+END_TEST
+
+/*
+ * The request that waits for a BIRsp sees the flag value it brought: host1's
+ * one-line read of line 5, which host0 holds exclusively, is answered with
+ * the value of host0's dirty copy.
+ */
+START_TEST(test_mem_flag_from_birsp_before_waiting_read)
+{
+	const char *sets[] = { TWO_HOSTS, "memory.dcoh.entries=64", NULL };
+	mfx r;
+
+	rq(0, 0, CXL_VC_M2S_RWD, 320, 1, CXL_PKT_FLAG, 1, 1); /* the memory holds 1 */
+	rq(0, 0, CXL_VC_M2S_REQ, 320, 1, CXL_PKT_CACHED | CXL_PKT_EXCL, 0, 1);
+	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, CXL_PKT_FLAG | CXL_PKT_FLAG_AT(0), 0xbeef };
+	mfx_scripts[0].nbirsp = 1;
+	rd(1, 2 * US, 320, 1, 1);
+	mfx_run(&r, sets);
+	all_answered(0);
+	all_answered(1);
+	ck_assert_uint_eq(mfx_logs[0].resp[1].flags & CXL_PKT_FLAG_MASK, CXL_PKT_FLAG);
+	ck_assert_uint_eq(mfx_logs[0].resp[1].aux, 1); /* host0's fill: the memory's 1 */
+	const cxl_packet *p = &mfx_logs[1].resp[0];
+	ck_assert_uint_gt(p->lat[CXL_LAT_COH], 0);
+	ck_assert_uint_eq(p->flags & CXL_PKT_FLAG_MASK, CXL_PKT_FLAG);
+	ck_assert_uint_eq(p->aux, 0xbeef);
+	mfx_close(&r);
+}
+END_TEST
+
+/* A flag line outside the block its BIRsp answers is a broken invariant. */
+START_TEST(test_mem_flag_birsp_outside_block_panics)
+{
+	const char *sets[] = { TWO_HOSTS, "memory.dcoh.entries=64", NULL };
+	mfx r;
+
+	rq(0, 0, CXL_VC_M2S_REQ, 128, 1, CXL_PKT_CACHED | CXL_PKT_EXCL, 0, 1);
+	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, CXL_PKT_FLAG | CXL_PKT_FLAG_AT(1), 9 };
+	mfx_scripts[0].nbirsp = 1;
+	rd(1, 2 * US, 128, 1, 1); /* conflict: a BISnp of one line */
+	mfx_run(&r, sets);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
 	Suite *s = suite_create("mem");
 	TCase *simple = tcase_create("multiline_simple");
 	TCase *detailed = tcase_create("multiline_detailed");
 	TCase *coh = tcase_create("multiline_dcoh");
-	TCase *all[] = { simple, detailed, coh };
+	TCase *flag = tcase_create("flags");
+	TCase *all[] = { simple, detailed, coh, flag };
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		tcase_add_checked_fixture(all[k], setup, teardown);
 		tcase_set_timeout(all[k], 60);
 		suite_add_tcase(s, all[k]);
@@ -436,5 +564,9 @@ Suite *mem_suite(void)
 	tcase_add_test(coh, test_mem_multiline_dcoh_conflict);
 	tcase_add_test(coh, test_mem_multiline_dcoh_parts_one_at_a_time);
 	tcase_add_test(coh, test_mem_multiline_dcoh_load);
+	tcase_add_test(flag, test_mem_flag_values);
+	tcase_add_test(flag, test_mem_flag_from_birsp_block);
+	tcase_add_test(flag, test_mem_flag_from_birsp_before_waiting_read);
+	tcase_add_test_raise_signal(flag, test_mem_flag_birsp_outside_block_panics, SIGABRT);
 	return s;
 }
