@@ -100,9 +100,6 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
  */
 double bus_data_GBps(const cfg *cf);
 
-/* bus_max_payload - bus.max_payload (the PCIe MPS) of the bus configured by @cf, bytes. */
-uint32_t bus_max_payload(const cfg *cf);
-
 /**
  * bus_max_payload - bus.max_payload of the bus whose config view is @cf
  * (sim_cfg_of() of the bus, its overrides applied), in bytes: the largest

@@ -282,7 +282,7 @@ static cxl_event *part_new(sim_comp *c, const mem *m, uint32_t s, uint32_t k)
 	int write = p->mclass == CXL_VC_M2S_RWD;
 
 	ev->pkt = (cxl_packet){
-		.addr = p->addr + (uint64_t)k * CXL_LINE, .issue = sim_now(c), .tag = s,
+		.addr = (p->addr / CXL_LINE + k) * CXL_LINE, .issue = sim_now(c), .tag = s,
 		.size = write ? CXL_LINE : 0, .pbr_src = p->pbr_src, .pbr_dst = m->pbr,
 		.mclass = p->mclass, .opcode = p->opcode,
 		.flags = (uint8_t)(MEM_PKT_INTERNAL |
@@ -459,7 +459,8 @@ static void arrive(sim_comp *c, mem *m, cxl_event *ev)
 
 	if (is_part(ev)) {
 		mem_parent *pa = &m->parent[ev->pkt.tag];
-		CXL_ASSERT(pa->req && ev->pkt.addr == pa->req->pkt.addr + pa->ready * CXL_LINE);
+		CXL_ASSERT(pa->req && ev->pkt.addr / CXL_LINE ==
+					      pa->req->pkt.addr / CXL_LINE + pa->ready);
 		pa->ready++;
 		if (pa->in_wait) {
 			sim_event_free(c, ev);
@@ -722,7 +723,9 @@ static void next_flush(sim_comp *c, mem *m)
 /* Lines of request @p: a MemRd's pkt.aux, a MemWr's pkt.size / 64; at least 1. */
 static uint32_t req_lines(const cxl_packet *p)
 {
-	uint32_t n = p->mclass == CXL_VC_M2S_REQ ? p->aux : p->size / CXL_LINE;
+	/* a write's payload may start and end inside a line (a uc store of a few bytes) */
+	uint32_t n = p->mclass == CXL_VC_M2S_REQ ? p->aux :
+		     (uint32_t)((p->addr % CXL_LINE + p->size + CXL_LINE - 1) / CXL_LINE);
 
 	return n > 1 ? n : 1;
 }
@@ -739,9 +742,10 @@ static void split(sim_comp *c, mem *m, cxl_event *ev, uint32_t n)
 	const cxl_packet *p = &ev->pkt;
 	uint64_t line = p->addr / CXL_LINE;
 
-	CXL_ASSERT(n <= CXL_MAX_LINES && p->addr % CXL_LINE == 0);
-	CXL_ASSERT(p->mclass == CXL_VC_M2S_REQ || p->size == n * CXL_LINE);
-	CXL_ASSERT(line / m->ilv == (line + n - 1) / m->ilv); /* one interleave granule */
+	CXL_ASSERT(n <= CXL_MAX_LINES);
+	CXL_ASSERT(p->mclass == CXL_VC_M2S_REQ || p->size <= n * CXL_LINE);
+	/* within one interleave granule when the device shares the address space */
+	CXL_ASSERT(m->ways == 1 || line / m->ilv == (line + n - 1) / m->ilv);
 	if (!m->parent)
 		parents_init(m);
 	CXL_ASSERT(m->nfree > 0);
