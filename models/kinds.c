@@ -12,12 +12,14 @@
 #include "models/coherence/dcoh.h"
 #include "models/host/req.h"
 #include "models/link/bus.h"
+#include "models/host/prog.h"
 #include "models/memory/mem.h"
 #include "models/switch/switch.h"
 
 static const cfg_schema *const switch_schemas[] = { &cxl_switch_schema, NULL };
 static const cfg_schema *const requester_schemas[] = {
-	&cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, NULL,
+	&cxl_host_schema, &cxl_host_cache_schema, &cxl_workload_schema, &prog_schema,
+	&prog_cmpi_schema, NULL,
 };
 static const cfg_schema *const memory_schemas[] = { &cxl_memory_schema, &cxl_dcoh_schema, NULL };
 static const cfg_schema *const bus_schemas[] = { &cxl_bus_schema, NULL };

@@ -53,6 +53,11 @@ uint32_t fab_view_requester_index(const fab_view *v, uint32_t comp)
 	return nd->req_index;
 }
 
+uint32_t fab_view_nrequesters(const fab_view *v)
+{
+	return v->nreq;
+}
+
 /* The node across port @port of endpoint @comp. */
 static const fab_node *peer_of(const fab_view *v, uint32_t comp, uint32_t port)
 {

@@ -63,6 +63,9 @@ uint32_t fab_view_comp_of_pbr(const fab_view *v, uint16_t pbr);
 /* fab_view_requester_index - requester @comp's index among all requesters (node order). */
 uint32_t fab_view_requester_index(const fab_view *v, uint32_t comp);
 
+/* fab_view_nrequesters - requesters in the fabric (hosts and accelerators). */
+uint32_t fab_view_nrequesters(const fab_view *v);
+
 /* fab_view_peer_roles - roles of the node across the bus on port @port of endpoint @comp. */
 unsigned fab_view_peer_roles(const fab_view *v, uint32_t comp, uint32_t port);
 

@@ -80,10 +80,13 @@ static const cfg_key host_keys[] = {
 };
 
 static const cfg_key workload_keys[] = {
-	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL, "stream|random|hotcold|trace",
+	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL,
+	  "stream|random|hotcold|trace|program|cmpi",
 	  "address pattern: stream (sequential lines), random (uniform over the footprint), "
 	  "hotcold (hot_fraction of requests uniform over the hot set, the rest over the cold), "
-	  "trace (the accesses of workload.trace)" },
+	  "trace (the accesses of workload.trace); or a host program (models/host/prog.h): "
+	  "program (the operations of workload.program), cmpi (MPI over a shared pool, "
+	  "workload.cmpi.*)" },
 	{ "workload.trace", CFG_STRING, "", NULL, NULL, NULL,
 	  "trace pattern: the .cxt file each requester replays; %d = its index among requesters" },
 	{ "workload.replay", CFG_ENUM, "closed", NULL, NULL, "closed|timed",
@@ -180,14 +183,14 @@ static void register_series(sim_comp *c, req *r)
 }
 
 /* An access issued at @issue is answered now: add it to the time series. */
-static void series_done(const sim_comp *c, req *r, sim_time issue)
+static void series_done(const sim_comp *c, req *r, sim_time issue, uint16_t bytes)
 {
 	sim_time now = sim_now(c), lat = now - issue;
 
 	if (!r->ts_completed)
 		return;
 	series_add(r->ts_completed, now, 1);
-	series_add(r->ts_bytes, now, CXL_LINE);
+	series_add(r->ts_bytes, now, bytes);
 	series_add(r->ts_lat_sum, now, lat);
 	series_max(r->ts_lat_max, now, lat);
 	series_hist_add(r->ts_lat, now, lat);
@@ -251,6 +254,9 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		return rc;
 	if (r->pattern == PAT_TRACE && r->ntargets && (rc = req__trace_init(c, r, cf, err)))
 		return rc;
+	if ((r->pattern == PAT_PROGRAM || r->pattern == PAT_CMPI) &&
+	    (rc = req__prog_init(c, r, cf, err)))
+		return rc; /* sets queue: slots for every process */
 	r->slot = xcalloc(r->queue, sizeof(*r->slot));
 	r->free_slot = xmalloc(r->queue * sizeof(*r->free_slot));
 	for (uint32_t k = 0; k < r->queue; k++)
@@ -258,8 +264,9 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	register_stats(c, r);
 	register_series(c, r);
 	register_hops(c, r);
-	*r->offered_ps = r->requests && r->pattern != PAT_TRACE ? r->interval : 0;
-	sim_progress_work(c, &r->issued, r->requests);
+	*r->offered_ps = r->requests && r->pattern < PAT_TRACE ? r->interval : 0;
+	if (!r->prog)
+		sim_progress_work(c, &r->issued, r->requests);
 	if ((rc = req__coh_init(c, r, cf, err)))
 		return rc;
 	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
@@ -271,18 +278,74 @@ uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write)
 {
 	CXL_ASSERT(r->nfree > 0 && r->outstanding < r->queue);
 	uint32_t s = r->free_slot[--r->nfree];
-	r->slot[s] = (req_slot){ .line = line, .kind = (uint8_t)kind, .write = (uint8_t)write };
+	r->slot[s] = (req_slot){ .line = line, .kind = (uint8_t)kind, .write = (uint8_t)write,
+				 .cached = (uint8_t)(r->cached && kind == REQ_ACCESS),
+				 .bytes = CXL_LINE, .proc = REQ_NOPROC };
 	r->outstanding++;
 	return s;
+}
+
+/* req__line_count - the count @m holds for @line (0: none). */
+uint16_t req__line_count(const flagmap *m, uint64_t line)
+{
+	uint16_t n = 0;
+
+	return m->n && flagmap_get(m, line, &n) ? n : 0;
+}
+
+/*
+ * req__slot_track - count slot @s in (@d = 1) or out of (-1) the lines in
+ * flight of a host program: a write-back in wb_busy, a cached access in
+ * fill_busy, so "is a transaction on this line in flight?" costs a lookup,
+ * not a scan of every slot.  Other patterns track nothing.
+ */
+void req__slot_track(req *r, uint32_t s, int d)
+{
+	const req_slot *sl = &r->slot[s];
+	flagmap *m = sl->kind == REQ_WRITEBACK ? &r->wb_busy :
+		     sl->kind == REQ_ACCESS && sl->cached ? &r->fill_busy : NULL;
+
+	if (!r->prog || !m)
+		return;
+	uint16_t n = (uint16_t)(req__line_count(m, sl->line) + d);
+	if (n)
+		flagmap_set(m, sl->line, n);
+	else
+		flagmap_del(m, sl->line);
 }
 
 /* req__slot_free - the transaction in slot @s is over. */
 void req__slot_free(req *r, uint32_t s)
 {
 	CXL_ASSERT(s < r->queue && r->slot[s].kind != REQ_FREE && r->outstanding > 0);
+	req__slot_track(r, s, -1);
 	r->slot[s].kind = REQ_FREE;
 	r->free_slot[r->nfree++] = s;
 	r->outstanding--;
+}
+
+/**
+ * req__send - send the request of slot @s on VC @vc (a credit for it was
+ * checked and is spent here): @size payload bytes at @addr, @flags and
+ * @aux as cxl_proto.h and flagmap.h define them.  It leaves host.latency
+ * after now, to the device that homes @addr.
+ */
+void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint16_t size,
+	       uint8_t flags, uint16_t aux)
+{
+	cxl_event *ev = sim_event_new(c);
+	int wr = vc == CXL_VC_M2S_RWD;
+
+	CXL_ASSERT(r->cr.n[vc] > 0);
+	r->cr.n[vc]--;
+	ev->kind = CXL_EV_PKT;
+	ev->pkt = (cxl_packet){
+		.addr = addr, .issue = sim_now(c), .tag = s, .size = size, .pbr_src = r->pbr,
+		.pbr_dst = req__home(r, addr / CXL_LINE), .mclass = vc,
+		.opcode = wr ? CXL_OP_MEMWR : CXL_OP_MEMRD, .flags = flags, .aux = aux,
+	};
+	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
 /* req__home - PBR id of the memory device that holds @line (interleaving). */
@@ -317,7 +380,7 @@ static int draw_next(sim_comp *c, req *r)
 static void issue_one(sim_comp *c, req *r)
 {
 	uint64_t line = r->base + r->next_line;
-	int read = r->next_read, hit = req__coh_access(c, r);
+	int read = r->next_read, hit = req__coh_access(c, r, line, read);
 
 	if (!r->measuring && r->issued >= r->warmup && sim_now(c) >= r->warmup_time) {
 		r->measuring = 1;
@@ -334,28 +397,22 @@ static void issue_one(sim_comp *c, req *r)
 	}
 	/* with a cache a write fetches the line to own it: a read request */
 	int rd = read || r->cached;
-	uint8_t vc = rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
 	uint32_t s = req__slot_new(r, REQ_ACCESS, line, !read);
-	cxl_event *ev = sim_event_new(c);
 
 	r->slot[s].index = r->issued - 1;
 	r->slot[s].issue = sim_now(c);
-	ev->kind = CXL_EV_PKT;
-	ev->pkt = (cxl_packet){
-		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = s,
-		.size = rd ? 0 : CXL_LINE, .pbr_src = r->pbr,
-		.pbr_dst = req__home(r, line), .mclass = vc,
-		.opcode = rd ? CXL_OP_MEMRD : CXL_OP_MEMWR,
-		.flags = (uint8_t)(r->cached ? CXL_PKT_CACHED | (read ? 0 : CXL_PKT_EXCL) : 0),
-	};
-	r->cr.n[vc]--;
-	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
-	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
+	req__send(c, r, s, rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, line * CXL_LINE,
+		  rd ? 0 : CXL_LINE,
+		  (uint8_t)(r->cached ? CXL_PKT_CACHED | (read ? 0 : CXL_PKT_EXCL) : 0), 0);
 }
 
 /* Issue while the window, the queue, the interval and the bus's credits allow. */
 static void try_issue(sim_comp *c, req *r)
 {
+	if (r->prog) {
+		req__prog_issue(c, r);
+		return;
+	}
 	while (r->issued < r->requests && r->outstanding < r->queue && !r->wb_n) {
 		if (sim_now(c) >= r->end)
 			return; /* the window is over: drain */
@@ -373,7 +430,8 @@ static void try_issue(sim_comp *c, req *r)
 			return;
 		}
 		int rd = r->next_read || r->cached;
-		if (!req__coh_hits(r) && (req__coh_blocked(r) ||
+		uint64_t line = r->base + r->next_line;
+		if (!req__coh_hits(r, line, r->next_read) && (req__coh_blocked(r, line) ||
 					  !r->cr.n[rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD]))
 			return; /* a credit arrival or the write-back's answer retries */
 		issue_one(c, r);
@@ -407,11 +465,11 @@ static void complete(sim_comp *c, req *r, uint32_t k, const cxl_packet *p)
 	(*r->completed)++;
 	*r->t_done = now;
 	if (now >= r->warmup_time && now < r->end) {
-		*r->win_bytes += CXL_LINE;
+		*r->win_bytes += s->bytes;
 		(*r->win_done)++;
 	}
 	*r->drained += now >= r->end;
-	series_done(c, r, s->issue);
+	series_done(c, r, s->issue, s->bytes);
 	if (s->index >= r->warmup && s->issue >= r->warmup_time) {
 		sim_time lat = sim_now(c) - s->issue;
 		uint32_t h = hops / 2 < REQ_HOP_NAMES ? hops / 2 : REQ_HOP_NAMES;
@@ -422,10 +480,12 @@ static void complete(sim_comp *c, req *r, uint32_t k, const cxl_packet *p)
 		}
 		add_breakdown(r, s->kind == REQ_ACCESS ? p : NULL, h, lat);
 		(*(s->write ? r->writes : r->reads))++;
-		*r->bytes += CXL_LINE;
+		*r->bytes += s->bytes;
 		*r->hops_sum += hops;
 		*r->t_last = sim_now(c);
 	}
+	if (s->proc != REQ_NOPROC)
+		req__prog_done(c, r, s, p);
 	req__slot_free(r, k);
 }
 
@@ -437,12 +497,14 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	cxl_grant(c, 0, p->mclass, 1);
 	req_slot *s = &r->slot[p->tag];
 	if (s->kind == REQ_WRITEBACK) {
+		if (s->proc != REQ_NOPROC) /* a flush's */
+			req__prog_done(c, r, s, p);
 		req__slot_free(r, p->tag);
 		return;
 	}
 	CXL_ASSERT(s->kind == REQ_ACCESS);
-	if (p->mclass == CXL_VC_S2M_DRS)
-		req__coh_fill(c, r, s);
+	if (p->mclass == CXL_VC_S2M_DRS && s->cached)
+		req__coh_fill(c, r, s, p);
 	cxl_lat_check(p, sim_now(c), 0); /* every ps since its issue is accounted */
 	complete(c, r, p->tag, p);
 }
@@ -467,6 +529,9 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 	case REQ_EV_ISSUE:
 		r->timer_armed = 0;
 		break;
+	case REQ_EV_PROG:
+		req__prog_timer(c, r, ev);
+		break;
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
 	}
@@ -480,7 +545,8 @@ static void req_finish(sim_comp *c, void *state)
 
 	*r->out_end = r->outstanding;
 	*r->credits_end = cxl_credits_total(&r->cr);
-	*r->cut = r->issued < r->requests && !r->exhausted;
+	*r->cut = r->prog ? req__prog_unfinished(r) : r->issued < r->requests && !r->exhausted;
+	req__prog_finish(c, r);
 	req__coh_finish(c, r);
 	req__trace_finish(r);
 	free(r->targets);

@@ -110,20 +110,18 @@ static void send_writeback(sim_comp *c, req *r)
 {
 	uint64_t line = r->wb_line[r->wb_head];
 	uint32_t s = req__slot_new(r, REQ_WRITEBACK, line, 1);
-	cxl_event *ev = sim_event_new(c);
+	uint16_t v = 0;
+
+	req__slot_track(r, s, 1);
+	int flag = flagmap_get(&r->vals, line, &v);
 
 	r->wb_head = (r->wb_head + 1) % r->queue;
 	r->wb_n--;
-	ev->kind = CXL_EV_PKT;
-	ev->pkt = (cxl_packet){
-		.addr = line * CXL_LINE, .issue = sim_now(c), .tag = s, .size = CXL_LINE,
-		.pbr_src = r->pbr, .pbr_dst = req__home(r, line), .mclass = CXL_VC_M2S_RWD,
-		.opcode = CXL_OP_MEMWR, .flags = CXL_PKT_WB,
-	};
-	r->cr.n[CXL_VC_M2S_RWD]--;
+	if (flag)
+		flagmap_del(&r->vals, line);
 	(*r->wbs)++;
-	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
-	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
+	req__send(c, r, s, CXL_VC_M2S_RWD, line * CXL_LINE, CXL_LINE,
+		  (uint8_t)(CXL_PKT_WB | (flag ? CXL_PKT_FLAG : 0)), v);
 }
 
 /*
@@ -144,51 +142,50 @@ void req__coh_drain(sim_comp *c, req *r)
 }
 
 /*
- * req__coh_blocked - 1 if the drawn line has a write-back waiting or in
- * flight: a new request for it waits until the device has the write-back,
- * so the snoop filter never drops an owner that already asked again.
+ * req__coh_blocked - 1 if @line has a write-back waiting or in flight: a
+ * new request for it waits until the device has the write-back, so the
+ * snoop filter never drops an owner that already asked again.
  */
-int req__coh_blocked(const req *r)
+int req__coh_blocked(const req *r, uint64_t line)
 {
-	uint64_t line = r->base + r->next_line;
-
 	if (!r->cached)
 		return 0;
 	for (uint32_t k = 0; k < r->wb_n; k++)
 		if (r->wb_line[(r->wb_head + k) % r->queue] == line)
 			return 1;
+	if (r->prog) /* programs count them: no scan of every slot */
+		return req__line_count(&r->wb_busy, line) > 0;
 	for (uint32_t k = 0; k < r->queue; k++)
 		if (r->slot[k].kind == REQ_WRITEBACK && r->slot[k].line == line)
 			return 1;
 	return 0;
 }
 
-/* Is the drawn access (r->next_read, r->next_line) a hit? */
+/* Is an access (@read or a write) to a line in state @st a hit? */
 static int is_hit(enum hcache_state st, int read)
 {
 	return st == HCACHE_DIRTY || (st == HCACHE_CLEAN && read);
 }
 
-/* req__coh_hits - 1 if the drawn access would hit the cache (LRU untouched). */
-int req__coh_hits(const req *r)
+/* req__coh_hits - 1 if the access would hit the cache (LRU untouched). */
+int req__coh_hits(const req *r, uint64_t line, int read)
 {
-	return r->cached && is_hit(hcache_peek(&r->cache, r->base + r->next_line), r->next_read);
+	return r->cached && is_hit(hcache_peek(&r->cache, line), read);
 }
 
 /**
- * req__coh_access - try the drawn access (r->next_read, r->next_line) in
- * the cache.  Return: the slot of a hit (taken, its answer scheduled), or
- * -1 if it must go to memory (counted as a miss).  Without a cache: always
+ * req__coh_access - try an access to @line (@read, or a write) in the
+ * cache.  Return: the slot of a hit (taken, its answer scheduled), or -1
+ * if it must go to memory (counted as a miss).  Without a cache: always
  * -1, nothing counted.
  */
-int req__coh_access(sim_comp *c, req *r)
+int req__coh_access(sim_comp *c, req *r, uint64_t line, int read)
 {
 	if (!r->cached)
 		return -1;
-	uint64_t line = r->base + r->next_line;
 	enum hcache_state st = hcache_lookup(&r->cache, line);
-	if (is_hit(st, r->next_read)) {
-		uint32_t s = req__slot_new(r, REQ_HIT, line, !r->next_read);
+	if (is_hit(st, read)) {
+		uint32_t s = req__slot_new(r, REQ_HIT, line, !read);
 		cxl_event *t = sim_event_new(c);
 		t->kind = REQ_EV_HIT;
 		t->pkt.tag = s;
@@ -200,28 +197,73 @@ int req__coh_access(sim_comp *c, req *r)
 	return -1;
 }
 
+/* A line left the cache clean (or never came): its flag value, if any, is stale. */
+static void forget(req *r, uint64_t line)
+{
+	if (r->vals.n)
+		flagmap_del(&r->vals, line);
+}
+
 /**
- * req__coh_fill - the data of access @s arrived: install the line (dirty
- * for a write), or, if a snoop took it meanwhile, send a write on to
- * memory.  A dirty victim is queued for write-back.
+ * req__coh_flush - @line leaves the cache (clflush): 0 if it was clean or
+ * absent (nothing to send), 1 if it was dirty and must be written back;
+ * then *@value is the flag value the write-back carries, and bit 1 of the
+ * return says there is one.
  */
-void req__coh_fill(sim_comp *c, req *r, req_slot *s)
+int req__coh_flush(sim_comp *c, req *r, uint64_t line, uint16_t *value)
+{
+	(void)c;
+	if (!r->cached || hcache_invalidate(&r->cache, line) != HCACHE_DIRTY) {
+		forget(r, line);
+		return 0;
+	}
+	if (!flagmap_get(&r->vals, line, value))
+		return 1;
+	flagmap_del(&r->vals, line);
+	return 3;
+}
+
+/* req__coh_drop - @line leaves the cache without a write-back (an nt store overwrites it). */
+void req__coh_drop(req *r, uint64_t line)
+{
+	if (r->cached)
+		hcache_invalidate(&r->cache, line);
+	forget(r, line);
+}
+
+/**
+ * req__coh_fill - the data of access @s arrived in @p: install the line
+ * (dirty for a write), or, if a snoop took it meanwhile, send a write on to
+ * memory.  A dirty victim is queued for write-back.  Flag values: a store
+ * that sets a flag gives the line its value; a fill brings the memory's
+ * (CXL_PKT_FLAG) or none.
+ */
+void req__coh_fill(sim_comp *c, req *r, req_slot *s, const cxl_packet *p)
 {
 	uint64_t victim = 0;
 
 	(void)c;
 	if (!r->cached)
 		return;
+	if (s->flag)
+		flagmap_set(&r->vals, s->line, s->value);
+	else if (p->flags & CXL_PKT_FLAG && hcache_peek(&r->cache, s->line) != HCACHE_DIRTY)
+		flagmap_set(&r->vals, s->line, p->aux);
 	if (s->snooped) {
 		if (s->write)
 			queue_writeback(r, s->line);
+		else
+			forget(r, s->line);
 		return;
 	}
 	/* a read's fill behind a write's (two misses in flight) keeps it dirty */
 	enum hcache_state st = s->write || hcache_peek(&r->cache, s->line) == HCACHE_DIRTY ?
 				       HCACHE_DIRTY : HCACHE_CLEAN;
-	if (hcache_fill(&r->cache, s->line, st, &victim) == HCACHE_DIRTY)
+	enum hcache_state vs = hcache_fill(&r->cache, s->line, st, &victim);
+	if (vs == HCACHE_DIRTY)
 		queue_writeback(r, victim);
+	else if (vs == HCACHE_CLEAN)
+		forget(r, victim);
 }
 
 /**
@@ -234,6 +276,8 @@ void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev)
 	cxl_packet *p = &ev->pkt;
 	uint64_t first = p->addr / CXL_LINE;
 	uint32_t dirty = 0;
+	uint8_t flag = 0;
+	uint16_t v = 0;
 
 	CXL_ASSERT(p->pbr_dst == r->pbr && p->tag >= 1 && p->tag <= 4);
 	cxl_grant(c, 0, CXL_VC_S2M_BISNP, 1);
@@ -242,6 +286,10 @@ void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev)
 		enum hcache_state st = r->cached ? hcache_invalidate(&r->cache, l) : HCACHE_INVALID;
 		*r->snoop_inval += st != HCACHE_INVALID;
 		dirty += st == HCACHE_DIRTY;
+		/* flag lines are PROG_FLAG_ALIGN apart: at most one per block */
+		if (st == HCACHE_DIRTY && flagmap_get(&r->vals, l, &v))
+			flag = (uint8_t)(CXL_PKT_FLAG | CXL_PKT_FLAG_AT(l - first));
+		forget(r, l);
 		for (uint32_t k = 0; k < r->queue; k++)
 			if (r->slot[k].kind == REQ_ACCESS && r->slot[k].line == l)
 				r->slot[k].snooped = 1;
@@ -251,6 +299,8 @@ void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev)
 	p->mclass = CXL_VC_M2S_BIRSP;
 	p->opcode = CXL_OP_BIRSPI;
 	p->size = (uint16_t)(dirty * CXL_LINE);
+	p->flags = (uint8_t)((p->flags & ~(CXL_PKT_FLAG | CXL_PKT_FLAG_AT(3))) | flag);
+	p->aux = flag ? v : 0;
 	p->hops = 0;
 	(*r->birsp_c)++;
 	*r->birsp_dirty += dirty;
@@ -269,4 +319,7 @@ void req__coh_finish(sim_comp *c, req *r)
 	r->wb_line = NULL;
 	if (r->cached)
 		hcache_free(&r->cache);
+	flagmap_free(&r->vals);
+	flagmap_free(&r->wb_busy);
+	flagmap_free(&r->fill_busy);
 }

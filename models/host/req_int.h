@@ -4,6 +4,8 @@
  *   req_coh.c  the local cache (hcache.h), write-backs and the answers to
  *              back-invalidation snoops (BISnp -> BIRsp)
  *   req_rate.c workload.rate: the offered load as an issue interval
+ *   req_trace.c the trace pattern
+ *   prog.c     host programs (prog.h): processes that execute operations
  * Contract of the model in req.c; the coherence protocol in cxl_proto.h.
  *
  * Slots: every transaction the requester has in flight (a request, a cache
@@ -20,6 +22,7 @@
 #include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
+#include "models/proto/flagmap.h"
 #include "models/fabric/fab_view.h"
 #include "models/host/hcache.h"
 #include "traces/trc.h"
@@ -28,9 +31,11 @@
  * can see (2 x the buses to each of its targets); longer ones share one. */
 #define REQ_HOP_NAMES 32
 
-enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT };
-enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE };
+/* REQ_EV_PROG: a process's timer (pkt.tag = the process; prog.c) */
+enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG };
+enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE, PAT_PROGRAM, PAT_CMPI };
 enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
+#define REQ_NOPROC 0xffffu /* req_slot.proc of a transaction no process waits for */
 
 typedef struct req_slot req_slot;
 struct req_slot {
@@ -40,6 +45,13 @@ struct req_slot {
 	uint8_t kind;       /* enum req_kind */
 	uint8_t write;      /* 1: the access is a write */
 	uint8_t snooped;    /* a BISnp took the line while its fill was in flight */
+	uint8_t cached;     /* its data fills the cache (a miss of a cached access) */
+	uint16_t bytes;     /* data bytes it moves (a line, or a TLP's payload) */
+	uint16_t proc;      /* host programs: the process it belongs to, else REQ_NOPROC */
+	uint16_t ent;       /* host programs: that process's operation entry (prog.c) */
+	uint16_t value;     /* a store that sets a flag line: the value (flag = 1) */
+	uint8_t flag;       /* 1: the access sets a flag line's value (set_flag) */
+	uint8_t role;       /* host programs: what it is for (prog.c) */
 };
 
 typedef struct req req;
@@ -108,12 +120,29 @@ struct req {
 	series *ts_lat_sum;       /* lat_sum_ps: sum of their latencies, ps */
 	series *ts_lat_max;       /* lat_max_ps: the longest of them, ps */
 	series_hist *ts_lat;      /* lat_ps: the rank's per-period latency histogram, ps */
+	/* host programs (prog.c), NULL for the other patterns */
+	struct prog_run *prog;
+	flagmap vals;             /* values of the flag lines in the cache or on their way back */
+	flagmap wb_busy;          /* programs: write-backs in flight per line (counts) */
+	flagmap fill_busy;        /* programs: cached accesses (fills) in flight per line */
 };
 
 /* req.c */
 uint32_t req__slot_new(req *r, enum req_kind kind, uint64_t line, int write);
 void req__slot_free(req *r, uint32_t s);
+void req__slot_track(req *r, uint32_t s, int d);
+uint16_t req__line_count(const flagmap *m, uint64_t line);
 uint16_t req__home(const req *r, uint64_t line);
+void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint16_t size,
+	       uint8_t flags, uint16_t aux);
+
+/* prog.c (contracts at the definitions) */
+int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
+void req__prog_issue(sim_comp *c, req *r);
+void req__prog_done(sim_comp *c, req *r, req_slot *s, const cxl_packet *p);
+void req__prog_timer(sim_comp *c, req *r, const cxl_event *ev);
+int req__prog_unfinished(const req *r);
+void req__prog_finish(sim_comp *c, req *r);
 
 /* req_trace.c */
 int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
@@ -125,10 +154,12 @@ int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 
 /* req_coh.c (contracts at the definitions) */
 int req__coh_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
-int req__coh_hits(const req *r);
-int req__coh_blocked(const req *r);
-int req__coh_access(sim_comp *c, req *r);
-void req__coh_fill(sim_comp *c, req *r, req_slot *s);
+int req__coh_hits(const req *r, uint64_t line, int read);
+int req__coh_blocked(const req *r, uint64_t line);
+int req__coh_access(sim_comp *c, req *r, uint64_t line, int read);
+void req__coh_fill(sim_comp *c, req *r, req_slot *s, const cxl_packet *p);
+int req__coh_flush(sim_comp *c, req *r, uint64_t line, uint16_t *value);
+void req__coh_drop(req *r, uint64_t line);
 void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev);
 void req__coh_drain(sim_comp *c, req *r);
 void req__coh_finish(sim_comp *c, req *r);

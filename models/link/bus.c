@@ -147,6 +147,9 @@ static const cfg_key bus_keys[] = {
 	{ "bus.error_rate", CFG_FLOAT, "0", "0", "1", NULL,
 	  "probability that a TLP arrives corrupted (discarded, NAKed, replayed); needs "
 	  "replay_buffer > 0" },
+	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
+	  "PCIe Max Payload Size: the largest TLP payload; an uncacheable access of a host "
+	  "program is split into TLPs of at most this (a power of two)" },
 	{ "bus.refuse_on_full", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "PCIe seed: send without waiting for the far node's credits; a TLP arriving when the "
 	  "bus holds none is refused (no ACK) and replayed on timeout; needs replay_buffer > 0" },
@@ -155,6 +158,12 @@ static const cfg_key bus_keys[] = {
 const cfg_schema cxl_bus_schema = {
 	"bus", bus_keys, sizeof(bus_keys) / sizeof(bus_keys[0]),
 };
+
+/* bus_max_payload - bus.max_payload of the bus configured by @cf, bytes (bus.h). */
+uint32_t bus_max_payload(const cfg *cf)
+{
+	return (uint32_t)cfg_size(cf, "bus.max_payload");
+}
 
 /* --- serialisation arithmetic (bus.h) ------------------------------------ */
 

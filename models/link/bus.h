@@ -99,6 +99,9 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
  */
 double bus_data_GBps(const cfg *cf);
 
+/* bus_max_payload - bus.max_payload (the PCIe MPS) of the bus configured by @cf, bytes. */
+uint32_t bus_max_payload(const cfg *cf);
+
 /**
  * bus_acknak_symbols - AckNak_LATENCY in symbol times for a max payload of
  * @mps bytes on @lanes lanes (>= 1, panics on 0) of generation @gen:

@@ -34,7 +34,7 @@ test_cache_hits_writebacks_and_conservation() {
 }
 
 test_cache_identical_on_1_to_4_ranks() {
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cache_run "$n" r$n || return 1
 		cmp -s <(results r1/stats.json) <(results r$n/stats.json) || fail "$n ranks differ" || return 1
 	done
@@ -77,7 +77,7 @@ test_dcoh_invariants_hold_after_every_event() {
 }
 
 test_dcoh_identical_on_1_to_4_ranks() {
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		dcoh_run "$n" r$n --set memory.dcoh.policy=lifo --set memory.dcoh.invblk_max=2 || return 1
 		coherent r$n 3000 || return 1
 		cmp -s <(results r1/stats.json) <(results r$n/stats.json) || fail "$n ranks differ" || return 1
@@ -112,7 +112,7 @@ test_invblk_fewer_snoops() {
 
 test_pooled_memory_heads_share_one_device() {
 	local a=(-q "$CONFIGS/pooled-memory.cfg" --set workload.queue=16 --set workload.requests=2000)
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cxl "$n" "${a[@]}" -o p$n --partition roundrobin || return 1
 		conserved p$n 2000 || return 1
 		cmp -s <(results p1/stats.json) <(results p$n/stats.json) || fail "$n ranks differ" || return 1

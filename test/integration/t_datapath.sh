@@ -7,7 +7,7 @@ DATAPATH="chain ring tree spine_leaf fully_connected fat_tree custom esf-validat
 
 test_every_fabric_conserves_on_1_to_4_ranks() {
 	for c in $DATAPATH; do
-		for n in 1 2 3 4; do
+		for n in $RANKS; do
 			cxl "$n" -q "$CONFIGS/$c.cfg" -o "$c$n" --set workload.requests=100 --end 1ms ||
 				fail "$c on $n ranks: exit $?" || return 1
 			conserved "$c$n" 100 || return 1

@@ -17,7 +17,7 @@ same_everywhere() {
 	cxl 1 -q phold.cfg -o r1 || fail "1-rank run failed" || return 1
 	results r1/stats.json > ref
 	[ -s ref ] || fail "no summary in stats.json" || return 1
-	for n in 2 3 4; do
+	for n in $MRANKS; do
 		for p in block roundrobin; do
 			cxl "$n" -q phold.cfg -o "r$n$p" --partition "$p" || fail "$n ranks $p: run failed" || return 1
 			results "r$n$p/stats.json" | cmp -s ref - || fail "$n ranks, $p: results differ from 1 rank" || return 1

@@ -27,7 +27,7 @@ test_dram_identical_on_1_to_4_ranks() {
 		v=$((v + 1))
 		local args=()
 		for s in $set; do args+=(--set "$s"); done
-		for n in 1 2 3 4; do
+		for n in $RANKS; do
 			cxl "$n" -q "$CONFIGS/esf-validation.cfg" -o "v$v.$n" --set workload.requests=4000 "${args[@]}" ||
 				fail "variant $v on $n ranks: exit $?" || return 1
 			conserved "v$v.$n" 4000 || return 1

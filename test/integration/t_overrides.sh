@@ -56,7 +56,7 @@ test_overrides_reach_only_their_components() {
 test_overrides_identical_on_1_to_4_ranks() {
 	noisy_cfg
 	cxl 1 -q n.cfg -o plain --set 'memory[mem0].latency=40ns' || return 1
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cxl "$n" -q n.cfg -o r$n --partition metis || return 1
 		cmp -s <(results r1/stats.json) <(results r$n/stats.json) ||
 			fail "$n ranks differ from 1 rank" || return 1

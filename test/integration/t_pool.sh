@@ -111,7 +111,7 @@ test_pool_identical_on_1_to_4_ranks() {
 		v=$((v + 1))
 		local args=() s n
 		for s in $set; do args+=(--set "$s"); done
-		for n in 1 2 3 4; do
+		for n in $RANKS; do
 			cxl "$n" -q "$CONFIGS/cmpi-pool.cfg" -o "v$v.$n" --set workload.requests=1500 \
 				--set workload.warmup=100 "${args[@]}" || fail "variant $v on $n ranks: exit $?" || return 1
 			[ "$(json_num "v$v.$n/stats.json" completed)" = 6000 ] || fail "variant $v on $n ranks: not all answered" ||

@@ -35,7 +35,7 @@ pcie_credits() {
 }
 
 test_pcie_x8_replays_identical_on_1_to_4_ranks() {
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cxl "$n" -q "$PCIE" -o "p$n" --set 'bus[sw-dev].lanes=8' --set workload.requests=4000 ||
 			fail "$n ranks: exit $?" || return 1
 		drained "p$n" 4000 && pcie_credits "p$n" || return 1
@@ -51,7 +51,7 @@ test_pcie_x8_replays_identical_on_1_to_4_ranks() {
 }
 
 test_esf_validation_with_errors_identical_on_1_to_4_ranks() {
-	for n in 1 2 3 4; do
+	for n in $RANKS; do
 		cxl "$n" -q "$CONFIGS/esf-validation.cfg" -o "e$n" --set workload.requests=400 \
 			--set bus.replay_buffer=4 --set bus.error_rate=0.02 || fail "$n ranks: exit $?" || return 1
 		drained "e$n" 400 || return 1

@@ -24,7 +24,7 @@ sliced_run() { # N ROUTING OUT
 
 test_sliced_fabric_conserves_and_is_identical_on_1_to_4_ranks() {
 	for r in oblivious adaptive; do
-		for n in 1 2 3 4; do
+		for n in $RANKS; do
 			sliced_run "$n" "$r" $r$n || return 1
 			# 10 switches x 3 slices x 2 internal ports each
 			conserved $r$n 400 60 || return 1

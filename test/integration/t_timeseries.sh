@@ -14,7 +14,7 @@ ts_run() {
 test_timeseries_identical_across_ranks_and_partitioners() {
 	ts_run 1 r1 || return 1
 	[ -s r1/timeseries.csv ] && [ -s r1/timeseries_summary.csv ] || fail "no time series written" || return 1
-	for n in 2 3 4; do
+	for n in $MRANKS; do
 		for p in metis block roundrobin; do
 			ts_run "$n" "r$n$p" --partition "$p" || fail "$n ranks $p: run failed" || return 1
 			for f in timeseries.csv timeseries_summary.csv; do
