@@ -354,8 +354,7 @@ static const char *cmpi_class_name(const void *state, uint32_t k)
 
 static uint64_t cmpi_total(const void *state)
 {
-	(void)state;
-	return 0;
+	return cmpi__total(state);
 }
 
 static void cmpi_free(void *state)

@@ -393,6 +393,92 @@ static void advance(const cmpi *s, cmpi_cur *c)
 	}
 }
 
+/* --- counting: what the cursor walk produces, in closed form --------------- */
+
+/* Operations of writing / reading one chunk, without the head wait. */
+static uint64_t send_ops(const cmpi *s)
+{
+	return s->coh == CMPI_SOFTWARE ? 4 : 3;
+}
+
+static uint64_t recv_ops(const cmpi *s)
+{
+	return s->coh == CMPI_SOFTWARE ? 7 : 4;
+}
+
+/* Operations of one step of size @k (marks and head waits aside). */
+static uint64_t step_ops(const cmpi *s, uint32_t k)
+{
+	int out = out_of(s, s->host, 0) != CMPI_NONE, in = in_of(s, s->host, 0) != CMPI_NONE;
+	uint64_t nsend, nrecv, extra = 0;
+
+	if (s->op != CMPI_SENDRECV) {
+		uint64_t one = s->coh != CMPI_SOFTWARE ? 1 : s->op == CMPI_PUT ? 3 : 4;
+
+		return cmpi_msgs(s) * one + (s->coh == CMPI_SOFTWARE && s->op == CMPI_PUT ? 0 : 1);
+	}
+	if (s->measure == CMPI_BW) {
+		nsend = (uint64_t)out * s->window, nrecv = (uint64_t)in * s->window;
+		extra = (uint64_t)out + in;
+	} else {
+		nsend = nrecv = (uint64_t)out + in;
+	}
+	return cmpi__chunks(s, k) * (nsend * (send_ops(s) + 1) + nrecv * recv_ops(s)) + extra;
+}
+
+/* Head waits skipped: the first `depth` chunks of each queue this host sends on. */
+static uint64_t skipped_waits(const cmpi *s, uint64_t chunks)
+{
+	uint32_t h = s->host, n = s->nhosts, q, r, dest[2], nd = 0;
+	uint64_t sum = 0;
+
+	if (s->op != CMPI_SENDRECV)
+		return 0;
+	if (s->peers == CMPI_ALLTOALL) {
+		queue_pos(s, h, (h + 1) % n, s->measure == CMPI_BW ? R_DATA : R_PING, &q, &r);
+		return (uint64_t)(n - 1) * (q * chunks < s->depth ? q * chunks : s->depth);
+	}
+	if (out_of(s, h, 0) != CMPI_NONE)
+		dest[nd++] = out_of(s, h, 0);
+	if (s->measure == CMPI_LATENCY && in_of(s, h, 0) != CMPI_NONE &&
+	    (nd == 0 || in_of(s, h, 0) != dest[0]))
+		dest[nd++] = in_of(s, h, 0);
+	for (uint32_t i = 0; i < nd; i++) {
+		enum role role = s->measure == CMPI_BW ? R_DATA :
+				 dest[i] == out_of(s, h, 0) ? R_PING : R_PONG;
+
+		queue_pos(s, h, dest[i], role, &q, &r);
+		sum += q * chunks < s->depth ? q * chunks : s->depth;
+	}
+	return sum;
+}
+
+/*
+ * cmpi__total - the operations all the host's processes produce: the
+ * barriers, the steps of every iteration, the marks, less the head waits
+ * the first chunks of each queue skip.  Equal to what cmpi__next yields
+ * (test_cmpi.c counts both).
+ */
+uint64_t cmpi__total(const cmpi *s)
+{
+	uint64_t ops = 0, chunks = 0;
+	int marker = out_of(s, s->host, 0) != CMPI_NONE;
+
+	if (bar_peers(s) == 0)
+		return 0;
+	for (uint32_t k = 0; k < s->nsizes; k++) {
+		uint32_t warm, iters = cmpi__iters(s, k, &warm);
+
+		ops += (k > 0) + 1 + bar_peers(s);
+		if (!active(s))
+			continue;
+		ops += (uint64_t)iters * nsteps(s) * step_ops(s, k);
+		ops += marker ? (uint64_t)(iters - warm) * nsteps(s) * 2 : 0;
+		chunks += (uint64_t)iters * cmpi_msgs(s) * cmpi__chunks(s, k);
+	}
+	return s->procs * (ops - skipped_waits(s, chunks));
+}
+
 /* cmpi__start - put @c at the start of the program (done at once if idle). */
 void cmpi__start(const cmpi *s, cmpi_cur *c)
 {

@@ -97,5 +97,6 @@ uint64_t cmpi__slot(const cmpi *s, uint32_t a, uint32_t b, uint32_t p);
 /* cmpi_gen.c */
 void cmpi__start(const cmpi *s, cmpi_cur *c);
 int cmpi__next(cmpi *s, uint32_t proc, prog_op *op);
+uint64_t cmpi__total(const cmpi *s);
 
 #endif

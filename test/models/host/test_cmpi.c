@@ -705,6 +705,56 @@ START_TEST(test_cmpi_protocol_completes)
 }
 END_TEST
 
+/* total() is what the processes produce, for every benchmark and host. */
+START_TEST(test_cmpi_total_counts_ops)
+{
+	static const uint32_t hosts[] = { 2, 3, 5 };
+	static const char *const depth[] = { "workload.cmpi.depth=2", "workload.cmpi.depth=1024" };
+	char set[4][64];
+	const char *sets[16];
+
+	for (size_t op = 0; op < 3; op++)
+	for (size_t me = 0; me < 2; me++)
+	for (size_t pe = 0; pe < 3; pe++)
+	for (size_t co = 0; co < 3; co++)
+	for (size_t hi = 0; hi < NELEMS(hosts); hi++) {
+		size_t k = 0;
+
+		snprintf(set[0], 64, "workload.cmpi.op=%s", ops_names[op]);
+		snprintf(set[1], 64, "workload.cmpi.measure=%s", measure_names[me]);
+		snprintf(set[2], 64, "workload.cmpi.peers=%s", peer_names[pe]);
+		snprintf(set[3], 64, "workload.cmpi.coherence=%s", coh_names[co]);
+		for (; k < 4; k++)
+			sets[k] = set[k];
+		sets[k++] = "workload.cmpi.min_size=8KiB";
+		sets[k++] = "workload.cmpi.max_size=64KiB";
+		sets[k++] = "workload.cmpi.iterations=3";
+		sets[k++] = "workload.cmpi.warmup=2";
+		sets[k++] = "workload.cmpi.iterations_large=2";
+		sets[k++] = "workload.cmpi.warmup_large=1";
+		sets[k++] = "workload.cmpi.cell=16KiB";
+		sets[k++] = "workload.cmpi.window=3";
+		sets[k++] = depth[(op + me + pe + co + hi) % 2];
+		sets[k] = NULL;
+		for (uint32_t h = 0; h < hosts[hi]; h++) {
+			uint64_t n = 0;
+			prog_op o;
+			tgen g;
+
+			gen_open(&g, sets, h, hosts[hi], 2);
+			for (uint32_t p = 0; p < 2; p++)
+				while (prog_cmpi_gen.next(g.st, p, &o))
+					n++;
+			CHECK(prog_cmpi_gen.total(g.st) == n, "%s %s %s %s %s, host %u of %u: total "
+			      "%llu, produced %llu", set[0], set[1], set[2], set[3], sets[k - 1], h,
+			      hosts[hi], (unsigned long long)prog_cmpi_gen.total(g.st),
+			      (unsigned long long)n);
+			gen_close(&g);
+		}
+	}
+}
+END_TEST
+
 /* 70400 chunks on one queue: the flags wrap past 2^16. */
 START_TEST(test_cmpi_serial_wrap)
 {
@@ -899,6 +949,7 @@ Suite *cmpi_suite(void)
 	suite_add_tcase(s, layout);
 	tcase_add_test(run, test_cmpi_protocol_completes);
 	tcase_add_test(run, test_cmpi_serial_wrap);
+	tcase_add_test(run, test_cmpi_total_counts_ops);
 	tcase_set_timeout(run, 120);
 	suite_add_tcase(s, run);
 	tcase_add_test(cfgs, test_cmpi_config_errors);
