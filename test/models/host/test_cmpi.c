@@ -899,8 +899,10 @@ START_TEST(test_cmpi_config_errors)
 	expect_error(none, 0, 1, 1, "workload.cmpi.peers: needs at least 2 hosts");
 	gen_open(&g, four, 0, 2, 4);  /* procs = cores is fine */
 	gen_close(&g);
+	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 1, too_big, 1, &err), CXL_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "out of range"));
+	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 1, bad_op, 1, &err), CXL_EINVAL);
 }
 END_TEST
