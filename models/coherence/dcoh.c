@@ -312,6 +312,16 @@ static int evict(dcoh *d, sim_comp *c, cxl_event *req, uint64_t line)
 	return 1;
 }
 
+/* @req waits for its line (or set) to be free; retried when a transaction ends. */
+static void park(dcoh *d, sim_comp *c, cxl_event *req)
+{
+	if (d->nparked == d->ntxn)
+		CXL_PANIC("%s: more than %u parked DCOH requests", c->name, d->ntxn);
+	sim_event_hold(c, req);
+	d->parked[d->nparked++] = req;
+	(*d->parked_c)++;
+}
+
 /* Decide what request @req needs (see dcoh.h) and let it go or wait. */
 static void process(dcoh *d, sim_comp *c, cxl_event *req)
 {
@@ -332,9 +342,7 @@ static void process(dcoh *d, sim_comp *c, cxl_event *req)
 		return;
 	}
 	if (busy(d, line)) {
-		sim_event_hold(c, req);
-		d->parked[d->nparked++] = req;
-		(*d->parked_c)++;
+		park(d, c, req);
 		return;
 	}
 	uint32_t e = sf_find(d->sf, line);
@@ -362,11 +370,8 @@ static void process(dcoh *d, sim_comp *c, cxl_event *req)
 		d->go(c, d->owner, req);
 		return;
 	}
-	if (!evict(d, c, req, line)) {
-		sim_event_hold(c, req);
-		d->parked[d->nparked++] = req;
-		(*d->parked_c)++;
-	}
+	if (!evict(d, c, req, line))
+		park(d, c, req);
 }
 
 /**
@@ -394,8 +399,10 @@ void dcoh_birsp(dcoh *d, sim_comp *c, cxl_event *ev)
 	cxl_grant(c, ev->dst_port, CXL_VC_M2S_BIRSP, 1);
 	(*d->birsp_c)++;
 	*d->birsp_dirty += dirty;
-	if (dirty)
-		d->data(c, d->owner, p->addr, dirty);
+	/* a flag line's value names a line of the block the BISnp covered */
+	CXL_ASSERT(!(p->flags & CXL_PKT_FLAG) || CXL_PKT_FLAG_LINE(p->flags) < p->tag);
+	if (dirty || (p->flags & CXL_PKT_FLAG))
+		d->data(c, d->owner, p->addr, dirty, p->flags & CXL_PKT_FLAG_MASK, p->aux);
 	for (uint32_t i = 0; i < d->ntxn; i++) {
 		dcoh_txn *t = &d->txn[i];
 		if (t->req && t->waiting && t->snp == line) {

@@ -24,12 +24,16 @@
  * A request whose line has a transaction in flight (or whose set has only
  * locked entries) is parked and retried, in arrival order, whenever a
  * transaction ends.  Dirty data in BIRsps is written to memory
- * (dcoh_data_fn).
+ * (dcoh_data_fn), with the value of a flag line the BIRsp carries
+ * (CXL_PKT_FLAG, cxl_proto.h).  The memory endpoint passes a request of
+ * several lines through the DCOH line by line, one line at a time.
  *
- * Bounds: at most `memory.buffer` requests per VC are in the device, so
- * transactions and parked requests are bounded by 2 x buffer, and BISnps
- * waiting for credits by SF_MAX_OWNERS x that; all arrays are allocated at
- * init.  Statistics are listed in dcoh.c.
+ * Bounds: at most `memory.buffer` requests per VC and port are in the
+ * device, each with at most one line in the DCOH at a time (a request of
+ * several lines enters line by line), so transactions and parked requests
+ * are bounded by 2 x buffer x ports, and BISnps waiting for credits by
+ * SF_MAX_OWNERS x that; all arrays are allocated at init (overflow
+ * panics).  Statistics are listed in dcoh.c.
  */
 #ifndef CXL_MODELS_DCOH_H
 #define CXL_MODELS_DCOH_H
@@ -41,8 +45,14 @@ typedef struct dcoh dcoh;  /* body in dcoh.c */
 
 /* The request @req may go on to memory now. */
 typedef void dcoh_go_fn(sim_comp *c, void *owner, cxl_event *req);
-/* A BIRsp brought @lines dirty lines from @addr: write them to memory. */
-typedef void dcoh_data_fn(sim_comp *c, void *owner, uint64_t addr, uint32_t lines);
+/*
+ * A BIRsp brought @lines dirty lines from @addr: write them to memory.  With
+ * CXL_PKT_FLAG in @flags (the BIRsp's CXL_PKT_FLAG_MASK bits), line
+ * CXL_PKT_FLAG_LINE(@flags) of the block is a flag line whose value is now
+ * @value.  Called before the request that waited for the BIRsp goes on.
+ */
+typedef void dcoh_data_fn(sim_comp *c, void *owner, uint64_t addr, uint32_t lines,
+			  uint8_t flags, uint16_t value);
 
 extern const cfg_schema cxl_dcoh_schema;
 

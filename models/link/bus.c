@@ -153,6 +153,9 @@ static const cfg_key bus_keys[] = {
 	{ "bus.refuse_on_full", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "PCIe seed: send without waiting for the far node's credits; a TLP arriving when the "
 	  "bus holds none is refused (no ACK) and replayed on timeout; needs replay_buffer > 0" },
+	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
+	  "Max_Payload_Size: the largest TLP payload a host's uncacheable access uses on this "
+	  "link (a power of two, 128 B - 4 KiB); the bus's own timing does not read it" },
 };
 
 const cfg_schema cxl_bus_schema = {
@@ -339,6 +342,16 @@ double bus_data_GBps(const cfg *cf)
 	return (double)bus_lane_mts(gen) * lanes * num / den / 8e3;
 }
 
+/**
+ * bus_max_payload - bus.max_payload of the bus configured by @cf (bus.h),
+ * bytes; its range (128 B - 4 KiB) is the schema's, the power of two is
+ * checked by the bus's init (read_params).
+ */
+uint32_t bus_max_payload(const cfg *cf)
+{
+	return (uint32_t)cfg_size(cf, "bus.max_payload");
+}
+
 /* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
@@ -352,6 +365,11 @@ static int read_params(bus *b, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "bus.lanes", err,
 				    "%u lanes is not a power of two (expected 1, 2, 4, 8 or 16)",
 				    b->lanes);
+	uint32_t mps = bus_max_payload(cf);
+	if (mps & (mps - 1))
+		return cfg_error_at(cf, "bus.max_payload", err,
+				    "%u bytes is not a power of two (expected 128B, 256B, 512B, "
+				    "1KiB, 2KiB or 4KiB)", mps);
 	return 0;
 }
 
@@ -403,8 +421,8 @@ static void fabric_params(const sim_comp *c, bus *b)
  * bus_init - read the parameters, check the two ports, allocate the FIFOs,
  * register statistics, set up the data-link layer (bus_replay.c) and grant
  * bus.buffer credits per VC on both ports.
- * Errors (CXL_EINVAL): lanes not a power of two; not exactly two linked
- * ports; refuse_on_full or error_rate without a replay buffer.
+ * Errors (CXL_EINVAL): lanes or max_payload not a power of two; not
+ * exactly two linked ports; refuse_on_full or error_rate without a replay buffer.
  */
 static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {

@@ -11,7 +11,8 @@
  * the pure serialisation-time arithmetic, so that tests, the system
  * builder's summary and the README can quote the exact figures, and the
  * data bandwidth a bus's configuration gives (bus_data_GBps()), for
- * components that size their load by their link.
+ * components that size their load by their link, and its max payload
+ * (bus_max_payload()), by which requesters split uncacheable accesses.
  *
  * Serialisation time of a packet of @bytes on the wire (header + payload):
  *     ps = ceil(bytes * 8 * 10^6 * den / (MT/s * lanes * num))
@@ -100,6 +101,17 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
 double bus_data_GBps(const cfg *cf);
 
 /* bus_max_payload - bus.max_payload (the PCIe MPS) of the bus configured by @cf, bytes. */
+uint32_t bus_max_payload(const cfg *cf);
+
+/**
+ * bus_max_payload - bus.max_payload of the bus whose config view is @cf
+ * (sim_cfg_of() of the bus, its overrides applied), in bytes: the largest
+ * TLP payload (PCIe Max_Payload_Size) a requester on that link puts in one
+ * uncacheable request, a power of two from 128 to 4096 (the bus's init
+ * refuses any other value).  The bus's own timing does not depend on it:
+ * its replay timer keeps the 64-byte payload of the formula above.
+ * Example: the default -> 256.
+ */
 uint32_t bus_max_payload(const cfg *cf);
 
 /**

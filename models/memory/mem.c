@@ -2,10 +2,12 @@
  * models/memory/mem.c - the memory endpoint (type-3 expander): a device controller
  * latency, then one of two DRAM models, then the response.
  *
- * Request path:  on_request() (CXL_EV_PKT) -> controller latency -> DRAM
- *                -> respond() (MEM_EV_DONE) -> drain() to the bus
- * A DCOH (snoop filter) belongs in on_request(), before the request is
- * handed to either DRAM model: both models start from there.
+ * Request path:  on_request() (CXL_EV_PKT) [-> split() into parts]
+ *                [-> DCOH] -> to_dram(): controller latency -> DRAM
+ *                -> respond() (MEM_EV_DONE) [-> part_done()] -> reply()
+ *                -> drain() to the bus
+ * The DCOH (snoop filter, HDM-DB) sits in on_request(), before the request
+ * is handed to either DRAM model: both models start from to_dram().
  *
  * Simple model (memory.dram.preset = "simple", the default): one of
  * `memory.channels` channels (device line L on channel L mod channels), each
@@ -30,6 +32,32 @@
  * (MEM_EV_DRAM, pkt.aux = channel) at dram_next_time(); a timer made stale
  * by an earlier one does a harmless no-op advance.
  *
+ * Requests of several lines (cxl_proto.h: a MemRd with pkt.aux = n, a
+ * MemWr with pkt.size = n x 64; n <= CXL_MAX_LINES, within one interleave
+ * granule, asserted): split on arrival into n one-line parts (internal
+ * requests, pkt.tag = the parent's slot).  With a DCOH the parts enter it
+ * one at a time, the next when the one before goes on (so the DCOH holds
+ * at most one part per request: its tables keep their bound); without one
+ * all go on at once.  Each part then takes the one-line path (controller
+ * latency, DRAM); the request is answered (one DRS of n x 64 bytes, or one
+ * NDR) when its last part is done.  In the detailed model a request keeps
+ * at most one part in the wait rings: a part that reaches the DRAM while
+ * another of its request waits there is held (counted, its event freed)
+ * and made again when that one enters the DRAM queue, so the wait rings'
+ * bound holds too.  Parent slots: 2 x buffer x ports, the requests the
+ * credits admit; nothing is allocated per request.  Latency: the parent's
+ * time in the device is COH for the time its parts were held by the DCOH
+ * (one after another, so the intervals add up without overlap: from its
+ * arrival to its last part's release), MEMORY for the rest.  A request of
+ * one line takes exactly the path it took before.
+ *
+ * Flag values (flagmap.h): a one-line MemWr carrying CXL_PKT_FLAG records
+ * pkt.aux as its line's value when it goes to DRAM (after the DCOH); a
+ * one-line MemRd takes its line's value, if any, into its DRS (CXL_PKT_FLAG,
+ * pkt.aux) at the same point; a BIRsp's flag line is recorded when its
+ * dirty data is written (dcoh_data_fn), before the request that waited for
+ * it goes on.  NDRs and the DRS of several lines carry no value.
+ *
  * Multi-headed devices (a memory node with several connections, each
  * straight to a requester: the pooled memory of cMPI): every head is a
  * port with its own credits and response queues; a response leaves on the
@@ -41,14 +69,16 @@
  * buffer bounds the requests in the device.  Responses wait per VC for the
  * bus's credits, in order.
  *
- * Statistics: reads, writes, queue_ps (simple: time waiting for a channel;
+ * Statistics: reads, writes (requests), read_lines, write_lines (the lines
+ * they moved: equal to reads and writes with one-line requests; BIRsp
+ * write-backs are not counted), queue_ps (simple: time waiting for a channel;
  * detailed: from entering the DRAM path to the RD/WR command, including
- * the wait for a queue slot), busy_ps (channel data-transfer time, all
+ * the wait for a queue slot, held parts too), busy_ps (channel data-transfer time, all
  * channels); detailed only: row_hits, row_misses, row_conflicts,
  * activates, precharges, refreshes (those issued up to each channel's last
  * activity: refresh is caught up lazily), read_bytes, write_bytes,
- * ch<N>_busy_ps per channel, and at the end queued_at_end (requests still
- * in the DRAM path); at the end responses_waiting and credits_held for
+ * ch<N>_busy_ps per channel, and at the end queued_at_end (requests, or
+ * parts of requests of several lines, still in the DRAM path); at the end responses_waiting and credits_held for
  * conservation checks.  With simulation.sample_period > 0, the time series
  * requests (reads and writes arrived per period; they add up to reads +
  * writes).
@@ -67,12 +97,30 @@
 #include "models/memory/dram.h"
 #include "models/memory/dram_cfg.h"
 #include "models/proto/evring.h"
+#include "models/proto/flagmap.h"
 #include "models/fabric/fab_view.h"
 
 enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
-/* pkt.flags of a write the device makes itself (dirty data a BIRsp brought):
-   it goes to DRAM and is answered by nobody; never leaves the device */
+/* pkt.flags of a request the device makes itself: a write of dirty data a
+   BIRsp brought (pkt.tag = MEM_NO_PARENT), answered by nobody, or one line
+   of a request of several (pkt.tag = its parent's slot), answered by the
+   parent; never leaves the device */
 #define MEM_PKT_INTERNAL 0x80u
+#define MEM_NO_PARENT UINT32_MAX /* pkt.tag of an internal write of BIRsp data */
+
+/* A request of several lines in the device (the parent of its parts). */
+typedef struct mem_parent mem_parent;
+struct mem_parent {
+	cxl_event *req;  /* the request, kept until it is answered; NULL: slot free */
+	sim_time coh_ps; /* time its parts were held by the DCOH (one at a time), ps */
+	uint16_t n;      /* its lines = parts */
+	uint16_t made;   /* parts made: sent into the DCOH, or to the DRAM */
+	uint16_t done;   /* parts the DRAM has served */
+	uint16_t ready;  /* detailed: parts that reached the DRAM (in index order) */
+	uint16_t queued; /* detailed: of those, parts passed to a wait ring; the
+			    others (ready - queued) are held, made again when released */
+	uint8_t in_wait; /* detailed: one of its parts is in a wait ring */
+};
 
 /* Counters of the detailed model, in registration order. */
 enum { DC_HITS, DC_MISSES, DC_CONFLICTS, DC_ACTS, DC_PRES, DC_REFS, DC_RBYTES, DC_WBYTES,
@@ -99,7 +147,7 @@ struct mem {
 	evring *wait;           /* [channel] requests waiting for a queue slot */
 	cxl_event **wait_slots; /* storage of the wait rings */
 	sim_time *timer_at;     /* [channel] earliest pending MEM_EV_DRAM, SIM_TIME_MAX none */
-	uint64_t nwait;         /* requests in the wait rings */
+	uint64_t nwait;         /* requests in the wait rings, and parts held (arrive()) */
 	sim_time wait_since;    /* last change of nwait, ps */
 	uint64_t wait_area;     /* sum of the waits in the rings so far, ps */
 	uint64_t ilv;           /* HDM decode: interleave granularity, lines */
@@ -108,7 +156,20 @@ struct mem {
 	uint32_t wait_cap;      /* detailed: capacity of each wait ring */
 	evring *resp;           /* [port * 2 + k] responses waiting for credits: NDR, DRS */
 	cxl_event **slots;      /* storage of both rings */
+	/* requests of several lines */
+	uint32_t buffer;        /* memory.buffer: requests per port and VC (credits granted) */
+	mem_parent *parent;     /* [nparent] the requests of several lines in the device;
+				   NULL until the first arrives */
+	uint32_t *parent_free;  /* [nparent] stack of free slots of parent */
+	uint32_t nparent;       /* slots: 2 x buffer x ports (the requests the credits admit), 0 before */
+	uint32_t nfree;         /* free slots on the stack */
+	uint32_t *next_q;       /* [nparent] ring: parents whose next part may enter the DCOH */
+	uint32_t next_head;     /* its oldest entry */
+	uint32_t next_n;        /* its entries */
+	uint64_t kick;          /* detailed: channels to service (bit per channel) */
+	flagmap flagv;          /* values of the flag lines this device holds */
 	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
+	uint64_t *read_lines, *write_lines; /* lines requests moved (reads, writes count requests) */
 	uint64_t *dc[DC_N];     /* detailed model's counters */
 	uint64_t **ch_busy;     /* [channel] ch<N>_busy_ps */
 	series *ts_requests;    /* time series requests: reads and writes arrived; NULL: off */
@@ -201,6 +262,46 @@ static uint64_t device_line(const mem *m, uint64_t addr)
 	return l / m->ilv / m->ways * m->ilv + l % m->ilv;
 }
 
+/* --- parts of requests of several lines ----------------------------------- */
+
+/* Is @ev one line of a request of several (made by the device)? */
+static int is_part(const cxl_event *ev)
+{
+	return (ev->pkt.flags & MEM_PKT_INTERNAL) && ev->pkt.tag != MEM_NO_PARENT;
+}
+
+/*
+ * Part @k (line k) of the request in parent slot @s: a one-line request of
+ * the same class from the same requester (the DCOH snoops on its behalf),
+ * marked internal, pkt.tag = @s.  Its own latency accounting starts now.
+ */
+static cxl_event *part_new(sim_comp *c, const mem *m, uint32_t s, uint32_t k)
+{
+	const cxl_packet *p = &m->parent[s].req->pkt;
+	cxl_event *ev = sim_event_new(c);
+	int write = p->mclass == CXL_VC_M2S_RWD;
+
+	ev->pkt = (cxl_packet){
+		.addr = p->addr + (uint64_t)k * CXL_LINE, .issue = sim_now(c), .tag = s,
+		.size = write ? CXL_LINE : 0, .pbr_src = p->pbr_src, .pbr_dst = m->pbr,
+		.mclass = p->mclass, .opcode = p->opcode,
+		.flags = (uint8_t)(MEM_PKT_INTERNAL |
+				   (p->flags & (CXL_PKT_CACHED | CXL_PKT_EXCL | CXL_PKT_WB))),
+	};
+	return ev;
+}
+
+/* The counters both models have, in registration order. */
+static void register_counts(sim_comp *c, mem *m)
+{
+	m->reads = sim_stat_counter(c, "reads");
+	m->writes = sim_stat_counter(c, "writes");
+	m->queue_ps = sim_stat_counter(c, "queue_ps");
+	m->busy_ps = sim_stat_counter(c, "busy_ps");
+	m->read_lines = sim_stat_counter(c, "read_lines");
+	m->write_lines = sim_stat_counter(c, "write_lines");
+}
+
 /* --- the simple model ------------------------------------------------------- */
 
 static void simple_init(sim_comp *c, mem *m, const cfg *cf)
@@ -211,10 +312,7 @@ static void simple_init(sim_comp *c, mem *m, const cfg *cf)
 	double ps = (double)CXL_LINE * 1000.0 / cfg_float(cf, "memory.channel_GBps");
 	m->service = (sim_time)ps + ((double)(sim_time)ps < ps);
 	m->ch_free = xcalloc(m->nch, sizeof(*m->ch_free));
-	m->reads = sim_stat_counter(c, "reads");
-	m->writes = sim_stat_counter(c, "writes");
-	m->queue_ps = sim_stat_counter(c, "queue_ps");
-	m->busy_ps = sim_stat_counter(c, "busy_ps");
+	register_counts(c, m);
 }
 
 static void simple_request(sim_comp *c, mem *m, cxl_event *ev)
@@ -247,10 +345,7 @@ static void detailed_init(sim_comp *c, mem *m, const dram_params *p)
 		evring_init(&m->wait[i], m->wait_cap, m->wait_slots + (size_t)i * m->wait_cap);
 		m->timer_at[i] = SIM_TIME_MAX;
 	}
-	m->reads = sim_stat_counter(c, "reads");
-	m->writes = sim_stat_counter(c, "writes");
-	m->queue_ps = sim_stat_counter(c, "queue_ps");
-	m->busy_ps = sim_stat_counter(c, "busy_ps");
+	register_counts(c, m);
 	for (int i = 0; i < DC_N - 1; i++)
 		m->dc[i] = sim_stat_counter(c, dc_names[i]);
 	for (uint32_t i = 0; i < m->nch; i++) {
@@ -286,15 +381,41 @@ static void enqueue(sim_comp *c, mem *m, cxl_event *ev)
 		     sim_now(c), (uint64_t)(uintptr_t)ev);
 }
 
+/*
+ * The part of parent @s that was in a wait ring has entered channel @from's
+ * queue: the parent's next held part (if any) is made again and takes its
+ * place in the wait ring of its channel, which is kicked (serviced next).
+ */
+static void release(sim_comp *c, mem *m, uint32_t s, uint32_t from)
+{
+	mem_parent *pa = &m->parent[s];
+
+	CXL_ASSERT(pa->req && pa->in_wait);
+	if (pa->queued == pa->ready) {
+		pa->in_wait = 0;
+		return;
+	}
+	cxl_event *ev = part_new(c, m, s, pa->queued++);
+	uint32_t ch = dram_channel_of(m->dr, device_line(m, ev->pkt.addr));
+	evring_push(&m->wait[ch], ev);
+	if (ch != from)
+		m->kick |= 1ull << ch;
+}
+
 /* Issue channel @ch's commands up to now, refill its queue, re-arm its timer. */
-static void service(sim_comp *c, mem *m, uint32_t ch)
+static void service_one(sim_comp *c, mem *m, uint32_t ch)
 {
 	sim_time now = sim_now(c);
 
 	dram_advance(m->dr, ch, now, on_issue, c);
 	while (evring_peek(&m->wait[ch]) && !dram_full(m->dr, ch)) {
-		enqueue(c, m, evring_pop(&m->wait[ch]));
+		cxl_event *ev = evring_pop(&m->wait[ch]);
+		int part = is_part(ev);
+		uint32_t s = ev->pkt.tag;
+		enqueue(c, m, ev);
 		wait_count(m, now, -1);
+		if (part)
+			release(c, m, s, ch);
 	}
 	sim_time t = dram_next_time(m->dr, ch);
 	if (t < m->timer_at[ch]) {
@@ -306,11 +427,48 @@ static void service(sim_comp *c, mem *m, uint32_t ch)
 	}
 }
 
-/* The request in @ev reaches the DRAM (after the controller latency). */
+/*
+ * Service channel @ch, then every channel a released part was pushed to
+ * (service_one() kicks them), lowest first, until none is left.  With
+ * requests of one line only this is service_one(@ch) alone.
+ */
+static void service(sim_comp *c, mem *m, uint32_t ch)
+{
+	m->kick |= 1ull << ch;
+	while (m->kick) {
+		for (uint32_t k = 0; k < m->nch; k++) {
+			if (m->kick & (1ull << k)) {
+				m->kick &= ~(1ull << k);
+				service_one(c, m, k);
+			}
+		}
+	}
+}
+
+/*
+ * The request in @ev reaches the DRAM (after the controller latency).  A
+ * part whose parent has another part in a wait ring is held instead (its
+ * event freed: release() makes it again), so each request has at most one
+ * event in the wait rings and their bound (wait_cap) holds for parts too.
+ * Parts reach the DRAM in index order (each is sent the controller latency
+ * after the one before went on), so the held ones are [queued, ready).
+ */
 static void arrive(sim_comp *c, mem *m, cxl_event *ev)
 {
 	uint32_t ch = dram_channel_of(m->dr, device_line(m, ev->pkt.addr));
 
+	if (is_part(ev)) {
+		mem_parent *pa = &m->parent[ev->pkt.tag];
+		CXL_ASSERT(pa->req && ev->pkt.addr == pa->req->pkt.addr + pa->ready * CXL_LINE);
+		pa->ready++;
+		if (pa->in_wait) {
+			sim_event_free(c, ev);
+			wait_count(m, sim_now(c), 1); /* held: waiting for a queue slot too */
+			return;
+		}
+		pa->in_wait = 1;
+		pa->queued++;
+	}
 	sim_event_keep(c, ev);
 	evring_push(&m->wait[ch], ev);
 	wait_count(m, sim_now(c), 1);
@@ -351,6 +509,9 @@ static void detailed_finish(sim_comp *c, mem *m)
 		*m->dc[DC_RBYTES] += s->reads * CXL_LINE;
 		*m->dc[DC_WBYTES] += s->writes * CXL_LINE;
 	}
+	for (uint32_t s = 0; s < m->nparent; s++) /* parts held, not made again yet */
+		if (m->parent[s].req)
+			queued += (uint64_t)m->parent[s].ready - m->parent[s].queued;
 	*m->queue_ps += m->wait_area;
 	*m->dc[DC_QUEUED] = queued;
 	dram_foreach_queued(m->dr, free_tag, c);
@@ -382,6 +543,23 @@ static int check_simple_keys(const cfg *cf, cxl_err *err)
 static dcoh_go_fn dcoh_go;
 static dcoh_data_fn dcoh_data;
 
+/*
+ * The parent slots, made when the first request of several lines arrives
+ * (a run without any costs nothing): one per request the device's credits
+ * admit (memory.buffer per port and request VC), so such a request always
+ * finds one.
+ */
+static void parents_init(mem *m)
+{
+	m->nparent = 2 * m->buffer * m->nports;
+	m->parent = xcalloc(m->nparent, sizeof(*m->parent));
+	m->parent_free = xmalloc(m->nparent * sizeof(*m->parent_free));
+	m->next_q = xmalloc(m->nparent * sizeof(*m->next_q));
+	for (uint32_t s = 0; s < m->nparent; s++)
+		m->parent_free[s] = m->nparent - 1 - s; /* slot 0 is taken first */
+	m->nfree = m->nparent;
+}
+
 static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	mem *m = state;
@@ -412,7 +590,8 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 				    "on 1 rank)");
 	if (check)
 		sim_set_hooks(c, check == 2 ? coh_check_now : NULL, coh_check_end);
-	/* requests (2 x buffer) and, with a DCOH, the dirty lines of BIRsps
+	/* requests (2 x buffer; a request of several lines keeps at most one
+	   part there, arrive()) and, with a DCOH, the dirty lines of BIRsps
 	   (at most SF_BLOCK for each BISnp it may have out) */
 	m->wait_cap = 2 * buf * m->nports * (m->coh ? 1 + SF_BLOCK * SF_MAX_OWNERS : 1);
 	if (detailed) {
@@ -420,6 +599,7 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	} else {
 		simple_init(c, m, cf);
 	}
+	m->buffer = buf;
 	m->slots = xmalloc(2 * (size_t)m->nports * buf * sizeof(*m->slots));
 	m->resp = xmalloc(2 * (size_t)m->nports * sizeof(*m->resp));
 	for (uint32_t k = 0; k < 2 * m->nports; k++)
@@ -431,10 +611,35 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
-/* A request (or an internal write) goes on to the DRAM model. */
+/*
+ * A one-line request from a requester goes to the DRAM: a write carrying
+ * CXL_PKT_FLAG records its value for the line; a read takes the value its
+ * line holds, if any, into its DRS (CXL_PKT_FLAG and pkt.aux; else neither).
+ */
+static void flag_value(mem *m, cxl_packet *p)
+{
+	uint64_t line = p->addr / CXL_LINE;
+	uint16_t v;
+
+	if (p->mclass == CXL_VC_M2S_RWD) {
+		if (p->flags & CXL_PKT_FLAG)
+			flagmap_set(&m->flagv, line, p->aux);
+		return;
+	}
+	p->flags &= (uint8_t)~CXL_PKT_FLAG_MASK;
+	p->aux = 0;
+	if (flagmap_get(&m->flagv, line, &v)) {
+		p->flags |= CXL_PKT_FLAG;
+		p->aux = v;
+	}
+}
+
+/* A request (or an internal write, or a part) goes on to the DRAM model. */
 static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 {
 	cxl_lat_until(&ev->pkt, CXL_LAT_COH, sim_now(c)); /* what the DCOH held it for */
+	if (!(ev->pkt.flags & MEM_PKT_INTERNAL))
+		flag_value(m, &ev->pkt);
 	if (!m->dr) {
 		simple_request(c, m, ev);
 		return;
@@ -444,33 +649,123 @@ static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 	cxl_pkt_send_self(c, ev, m->latency);
 }
 
-/* dcoh_go_fn: the DCOH lets a request go on. */
-static void dcoh_go(sim_comp *c, void *owner, cxl_event *req)
+/* Parent @s's next part may enter the DCOH (next_flush() sends it). */
+static void next_push(mem *m, uint32_t s)
 {
-	to_dram(c, owner, req);
+	CXL_ASSERT(m->next_n < m->nparent);
+	m->next_q[(m->next_head + m->next_n++) % m->nparent] = s;
 }
 
-/* dcoh_data_fn: dirty lines from a BIRsp are written to DRAM, one by one. */
-static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines)
+/*
+ * dcoh_go_fn: the DCOH lets a request go on.  A part adds the time the DCOH
+ * held it to its parent's, and the parent's next part may enter (after the
+ * DCOH call in progress returns: next_flush()).
+ */
+static void dcoh_go(sim_comp *c, void *owner, cxl_event *req)
 {
 	mem *m = owner;
 
+	if (is_part(req)) {
+		mem_parent *pa = &m->parent[req->pkt.tag];
+		pa->coh_ps += sim_now(c) - req->pkt.issue;
+		if (pa->made < pa->n)
+			next_push(m, req->pkt.tag);
+	}
+	to_dram(c, m, req);
+}
+
+/*
+ * dcoh_data_fn: dirty lines from a BIRsp are written to DRAM, one by one;
+ * a flag line among them (CXL_PKT_FLAG in @flags: line
+ * CXL_PKT_FLAG_LINE(@flags) of the block) now holds @value, before the
+ * request that waited for the BIRsp goes on.
+ */
+static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines, uint8_t flags,
+		      uint16_t value)
+{
+	mem *m = owner;
+
+	if (flags & CXL_PKT_FLAG)
+		flagmap_set(&m->flagv, addr / CXL_LINE + CXL_PKT_FLAG_LINE(flags), value);
 	for (uint32_t k = 0; k < lines; k++) {
 		cxl_event *ev = sim_event_new(c);
 		ev->pkt = (cxl_packet){ .addr = addr + (uint64_t)k * CXL_LINE, .size = CXL_LINE,
-					.issue = sim_now(c), .pbr_src = m->pbr, .pbr_dst = m->pbr,
+					.issue = sim_now(c), .tag = MEM_NO_PARENT,
+					.pbr_src = m->pbr, .pbr_dst = m->pbr,
 					.mclass = CXL_VC_M2S_RWD, .flags = MEM_PKT_INTERNAL };
 		to_dram(c, m, ev);
 	}
 }
 
+/* Make parent @s's next part and send it into the DCOH, or to the DRAM. */
+static void next_part(sim_comp *c, mem *m, uint32_t s)
+{
+	cxl_event *ev = part_new(c, m, s, m->parent[s].made++);
+
+	if (m->coh)
+		dcoh_request(m->coh, c, ev);
+	else
+		to_dram(c, m, ev);
+}
+
+/* The parts whose predecessors went on enter the DCOH, in that order. */
+static void next_flush(sim_comp *c, mem *m)
+{
+	while (m->next_n) {
+		uint32_t s = m->next_q[m->next_head];
+		m->next_head = (m->next_head + 1) % m->nparent;
+		m->next_n--;
+		next_part(c, m, s);
+	}
+}
+
+/* Lines of request @p: a MemRd's pkt.aux, a MemWr's pkt.size / 64; at least 1. */
+static uint32_t req_lines(const cxl_packet *p)
+{
+	uint32_t n = p->mclass == CXL_VC_M2S_REQ ? p->aux : p->size / CXL_LINE;
+
+	return n > 1 ? n : 1;
+}
+
+/*
+ * A request of @n > 1 lines: kept in a parent slot until its last part is
+ * served.  With a DCOH its parts enter it one at a time (the next when the
+ * one before goes on), so the DCOH holds at most one part per request and
+ * its tables (sized by the requests the credits admit) cannot overflow;
+ * without one, every part goes to the DRAM now.
+ */
+static void split(sim_comp *c, mem *m, cxl_event *ev, uint32_t n)
+{
+	const cxl_packet *p = &ev->pkt;
+	uint64_t line = p->addr / CXL_LINE;
+
+	CXL_ASSERT(n <= CXL_MAX_LINES && p->addr % CXL_LINE == 0);
+	CXL_ASSERT(p->mclass == CXL_VC_M2S_REQ || p->size == n * CXL_LINE);
+	CXL_ASSERT(line / m->ilv == (line + n - 1) / m->ilv); /* one interleave granule */
+	if (!m->parent)
+		parents_init(m);
+	CXL_ASSERT(m->nfree > 0);
+	uint32_t s = m->parent_free[--m->nfree];
+	sim_event_keep(c, ev);
+	m->parent[s] = (mem_parent){ .req = ev, .n = (uint16_t)n };
+	do
+		next_part(c, m, s);
+	while (!m->coh && m->parent[s].made < n);
+}
+
 static void on_request(sim_comp *c, mem *m, cxl_event *ev)
 {
-	CXL_ASSERT(ev->pkt.mclass == CXL_VC_M2S_REQ || ev->pkt.mclass == CXL_VC_M2S_RWD);
+	int read = ev->pkt.mclass == CXL_VC_M2S_REQ;
+
+	CXL_ASSERT(read || ev->pkt.mclass == CXL_VC_M2S_RWD);
 	CXL_ASSERT(ev->pkt.pbr_dst == m->pbr);
-	(*(ev->pkt.mclass == CXL_VC_M2S_REQ ? m->reads : m->writes))++;
+	uint32_t n = req_lines(&ev->pkt);
+	(*(read ? m->reads : m->writes))++;
+	*(read ? m->read_lines : m->write_lines) += n;
 	series_add(m->ts_requests, sim_now(c), 1);
-	if (m->coh)
+	if (n > 1)
+		split(c, m, ev, n);
+	else if (m->coh)
 		dcoh_request(m->coh, c, ev);
 	else
 		to_dram(c, m, ev);
@@ -495,27 +790,64 @@ static void drain(sim_comp *c, mem *m)
 	}
 }
 
-/* Turn the request in @ev into its response and queue it. */
-static void respond(sim_comp *c, mem *m, cxl_event *ev)
+/*
+ * Turn the request of @lines lines in @ev into its response and queue it.
+ * Only the DRS of a one-line read may carry a flag value (flag_value()).
+ */
+static void reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
 {
 	cxl_packet *p = &ev->pkt;
 	int read = p->mclass == CXL_VC_M2S_REQ;
 	uint16_t src = p->pbr_src;
 
-	if (p->flags & MEM_PKT_INTERNAL) {
-		sim_event_free(c, ev);
-		return;
-	}
 	p->pbr_src = p->pbr_dst;
 	p->pbr_dst = src;
 	p->mclass = read ? CXL_VC_S2M_DRS : CXL_VC_S2M_NDR;
 	p->opcode = read ? CXL_OP_MEMDATA : CXL_OP_CMP;
-	p->size = read ? CXL_LINE : 0;
+	p->size = read ? (uint16_t)(lines * CXL_LINE) : 0;
+	if (!read || lines > 1) {
+		p->flags &= (uint8_t)~CXL_PKT_FLAG_MASK;
+		p->aux = 0;
+	}
 	ev->kind = CXL_EV_PKT;
-	sim_event_keep(c, ev);
+	sim_event_hold(c, ev); /* a request of several lines was kept already */
 	CXL_ASSERT(ev->dst_port < m->nports); /* the port the request came in on */
 	evring_push(&m->resp[2 * ev->dst_port + read], ev);
 	drain(c, m);
+}
+
+/*
+ * A part was served; the last part of a request answers it.  Its time in
+ * the device: what the DCOH held its parts for (COH; they enter it one at a
+ * time, so the intervals do not overlap), the rest MEMORY.
+ */
+static void part_done(sim_comp *c, mem *m, cxl_event *ev)
+{
+	uint32_t s = ev->pkt.tag;
+
+	CXL_ASSERT(s < m->nparent && m->parent[s].req);
+	sim_event_free(c, ev);
+	mem_parent *pa = &m->parent[s];
+	if (++pa->done < pa->n)
+		return;
+	cxl_event *req = pa->req;
+	uint32_t n = pa->n;
+	cxl_lat_add(&req->pkt, CXL_LAT_COH, pa->coh_ps);
+	cxl_lat_until(&req->pkt, CXL_LAT_MEMORY, sim_now(c));
+	pa->req = NULL;
+	m->parent_free[m->nfree++] = s;
+	reply(c, m, req, n);
+}
+
+/* A request, part or internal write has been served by the DRAM. */
+static void respond(sim_comp *c, mem *m, cxl_event *ev)
+{
+	if (!(ev->pkt.flags & MEM_PKT_INTERNAL))
+		reply(c, m, ev, 1);
+	else if (is_part(ev))
+		part_done(c, m, ev);
+	else
+		sim_event_free(c, ev);
 }
 
 static void mem_event(sim_comp *c, void *state, cxl_event *ev)
@@ -528,6 +860,7 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 			dcoh_birsp(m->coh, c, ev);
 		else
 			on_request(c, m, ev);
+		next_flush(c, m);
 		break;
 	case MEM_EV_ARRIVE:
 		arrive(c, m, ev);
@@ -561,6 +894,14 @@ static void mem_finish(sim_comp *c, void *state)
 		*m->waiting_end += evring_free_all(c, &m->resp[k]);
 	for (uint32_t p = 0; p < m->nports; p++)
 		*m->credits_end += cxl_credits_total(&m->cr[p]);
+	for (uint32_t s = 0; s < m->nparent; s++) /* requests still in progress */
+		if (m->parent[s].req)
+			sim_event_free(c, m->parent[s].req);
+	free(m->parent);
+	free(m->parent_free);
+	free(m->next_q);
+	m->parent = NULL;
+	flagmap_free(&m->flagv);
 	free(m->cr);
 	free(m->peer_pbr);
 	free(m->resp);

@@ -30,9 +30,11 @@
  * CXL_EV_MODEL up.
  *
  * Packet fields (core/event.h) as used here: mclass = VC, opcode = CXL
- * opcode, size = payload bytes (0 or 64), pbr_src / pbr_dst = PBR ids of
- * the source and destination edge ports, tag = requester's tag, issue =
- * issue time at the requester, hops = buses crossed.
+ * opcode, size = payload bytes (0, 64, or n x 64 for a request of n lines
+ * and its DRS, below), pbr_src / pbr_dst = PBR ids of the source and
+ * destination edge ports, tag = requester's tag, issue = issue time at the
+ * requester, hops = buses crossed, flags = the bits below, aux = a MemRd's
+ * line count or a flag line's value (below).
  */
 #ifndef CXL_MODELS_CXL_PROTO_H
 #define CXL_MODELS_CXL_PROTO_H
@@ -81,7 +83,31 @@ enum cxl_opcode {
 #define CXL_PKT_CACHED 0x1u /* pkt.flags: the requester will cache the line */
 #define CXL_PKT_EXCL 0x2u   /* pkt.flags: it wants the line exclusively (a write) */
 #define CXL_PKT_WB 0x4u     /* pkt.flags: a write-back (the requester gives the line up) */
+
+/*
+ * Flag lines (host programs, models/host/prog.h; their values: flagmap.h):
+ * CXL_PKT_FLAG says pkt.aux is the 16-bit value of a flag line - the line of
+ * pkt.addr (a one-line MemWr, or the DRS of a one-line MemRd whose line
+ * holds a value at the memory), or for a BIRsp, line CXL_PKT_FLAG_LINE(flags)
+ * of the block it answers (pkt.addr, pkt.tag lines), whose dirty data it
+ * carries.  NDRs never carry it.
+ */
+#define CXL_PKT_FLAG 0x8u   /* pkt.flags: pkt.aux is a flag line's value */
+#define CXL_PKT_FLAG_LINE(f) (((unsigned)(f) >> 4) & 3u)       /* BIRsp: which line */
+#define CXL_PKT_FLAG_AT(k) ((uint8_t)(((unsigned)(k) & 3u) << 4)) /* its flags bits */
+#define CXL_PKT_FLAG_MASK 0x38u /* CXL_PKT_FLAG and CXL_PKT_FLAG_LINE's two bits */
 /* pkt.flags 0x40 is CXL_PKT_LATOVF (cxl_lat.h); 0x80 is the memory model's own (mem.c). */
+
+/*
+ * Requests of several lines (uncacheable accesses split into TLPs of up to
+ * bus.max_payload, models/link/bus.h): an M2S Req MemRd with pkt.aux = n
+ * (0 or 1: one line) reads n <= CXL_MAX_LINES consecutive lines from
+ * pkt.addr (64-byte aligned) and is answered by one DRS of n x 64 bytes;
+ * an M2S RwD MemWr with pkt.size = n x 64 writes n lines and is answered
+ * by one NDR.  Such a request never crosses a workload.interleave granule
+ * (one memory device serves it).  A request of one line is as above.
+ */
+#define CXL_MAX_LINES 64 /* lines of one request: 4 KiB, the largest max payload */
 
 enum cxl_ev_kind {
 	CXL_EV_PKT = 1,    /* a packet arrives on dst_port */

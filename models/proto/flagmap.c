@@ -1,10 +1,16 @@
 /*
  * models/proto/flagmap.c - the map of flag-line values (contract in flagmap.h).
+ *
+ * Keys are stored as line + 1 so that 0 marks an empty slot (line
+ * UINT64_MAX cannot be held: lines are byte addresses / 64).  The load
+ * stays at most 3/4, so a probe run always ends at an empty slot.
+ * Updating a line already held never allocates.
  */
 #include "models/proto/flagmap.h"
 
 #include <stdlib.h>
 
+#include "core/err.h"
 #include "core/xmalloc.h"
 
 static uint32_t slot_of(const flagmap *m, uint64_t line)
@@ -14,18 +20,25 @@ static uint32_t slot_of(const flagmap *m, uint64_t line)
 	return (uint32_t)(h >> 32) & (m->cap - 1);
 }
 
+/* The slot of @line, or the empty slot ending its probe run; @m->cap > 0. */
+static uint32_t find(const flagmap *m, uint64_t line)
+{
+	uint32_t i = slot_of(m, line);
+
+	while (m->key[i] && m->key[i] != line + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
 int flagmap_get(const flagmap *m, uint64_t line, uint16_t *v)
 {
 	if (!m->cap)
 		return 0;
-	for (uint32_t i = slot_of(m, line);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->key[i])
-			return 0;
-		if (m->key[i] == line + 1) {
-			*v = m->val[i];
-			return 1;
-		}
-	}
+	uint32_t i = find(m, line);
+	if (!m->key[i])
+		return 0;
+	*v = m->val[i];
+	return 1;
 }
 
 static void grow(flagmap *m)
@@ -45,13 +58,17 @@ static void grow(flagmap *m)
 
 void flagmap_set(flagmap *m, uint64_t line, uint16_t v)
 {
-	if (4 * ((uint64_t)m->n + 1) > 3 * (uint64_t)m->cap)
-		grow(m);
-	uint32_t i = slot_of(m, line);
-	while (m->key[i] && m->key[i] != line + 1)
-		i = (i + 1) & (m->cap - 1);
-	m->n += !m->key[i];
-	m->key[i] = line + 1;
+	CXL_ASSERT(line != UINT64_MAX); /* keys are line + 1 */
+	uint32_t i = m->cap ? find(m, line) : 0;
+
+	if (!m->cap || !m->key[i]) { /* a new line: grow first if it would pass 3/4 */
+		if (4 * ((uint64_t)m->n + 1) > 3 * (uint64_t)m->cap) {
+			grow(m);
+			i = find(m, line);
+		}
+		m->n++;
+		m->key[i] = line + 1;
+	}
 	m->val[i] = v;
 }
 

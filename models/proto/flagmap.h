@@ -12,11 +12,16 @@
  * Values are taken modulo 2^16 and compared as serial numbers
  * (flag_reached()), so a counter that wraps keeps working as long as a
  * reader is never 32768 updates behind.
+ *
+ * How values travel in packets (CXL_PKT_FLAG, pkt.aux, CXL_PKT_FLAG_LINE)
+ * is defined with the other packet flags in cxl_proto.h, included here.
  */
 #ifndef CXL_MODELS_FLAGMAP_H
 #define CXL_MODELS_FLAGMAP_H
 
 #include <stdint.h>
+
+#include "models/proto/cxl_proto.h" /* the packet encoding: CXL_PKT_FLAG, CXL_PKT_FLAG_LINE */
 
 typedef struct flagmap flagmap;
 struct flagmap {
@@ -43,12 +48,5 @@ static inline int flag_reached(uint16_t cur, uint16_t want)
 {
 	return (int16_t)(uint16_t)(cur - want) >= 0;
 }
-
-/* Packet encoding (cxl_proto.h flags): CXL_PKT_FLAG says pkt.aux is the value
- * of a flag line - the line of pkt.addr, or for a BIRsp, line
- * CXL_PKT_FLAG_LINE(flags) of the block it answers. */
-#define CXL_PKT_FLAG 0x8u
-#define CXL_PKT_FLAG_LINE(f) (((unsigned)(f) >> 4) & 3u)
-#define CXL_PKT_FLAG_AT(k) ((uint8_t)(((unsigned)(k) & 3u) << 4))
 
 #endif

@@ -76,6 +76,8 @@ check_rejects() {
 	local n=$1
 	expect_error "$n" '--set bus.lanes=12: bus.lanes: 12 lanes is not a power of two' \
 		--check "$CONFIGS/spine_leaf.cfg" --set bus.lanes=12 || return 1
+	expect_error "$n" '--set bus.max_payload=768B: bus.max_payload: 768 bytes is not a power of two' \
+		--check "$CONFIGS/spine_leaf.cfg" --set bus.max_payload=768B || return 1
 	expect_error "$n" '--set memory.dram.tRCD=20: memory.dram.tRCD: applies to a DDR preset only' \
 		--check "$CONFIGS/spine_leaf.cfg" --set memory.dram.tRCD=20 || return 1
 	expect_error "$n" '--set workload.footprint=32: workload.footprint: 32B is out of range' \

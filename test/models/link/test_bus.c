@@ -369,6 +369,56 @@ START_TEST(test_bus_lanes_not_power_of_two)
 }
 END_TEST
 
+START_TEST(test_bus_max_payload_not_power_of_two)
+{
+	const char *sets[] = { "bus.max_payload=384B", NULL };
+	cxl_err err = { 0 };
+	bfx r;
+
+	ck_assert_int_eq(bfx_open(&r, BFX_LA, BFX_LB, sets, &err), CXL_EINVAL);
+	ck_assert_msg(strstr(err.msg, "bus.max_payload") && strstr(err.msg, "384 bytes") &&
+		      strstr(err.msg, "power of two"), "%s", err.msg);
+	bfx_close(&r);
+}
+END_TEST
+
+/* bus.max_payload outside 128 B - 4 KiB: refused by the schema (cfg_load). */
+START_TEST(test_bus_max_payload_range)
+{
+	static const cfg_schema *const schemas[] = { &sim_schema, &cxl_bus_schema };
+	const char *small[] = { "simulation.end=1us", "bus.max_payload=64B" };
+	const char *big[] = { "simulation.end=1us", "bus.max_payload=8KiB" };
+	cxl_err err = { 0 };
+	cfg *cf;
+
+	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 2, small, 2, &err), CXL_EINVAL);
+	ck_assert_msg(strstr(err.msg, "bus.max_payload"), "%s", err.msg);
+	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 2, big, 2, &err), CXL_EINVAL);
+	ck_assert_msg(strstr(err.msg, "bus.max_payload"), "%s", err.msg);
+}
+END_TEST
+
+/* Every power of two from 128 B to 4 KiB runs, and the plain timing ignores it. */
+START_TEST(test_bus_max_payload_keeps_timing)
+{
+	const char *dflt[] = { "tep.packets_a=200", NULL };
+	const char *big[] = { "tep.packets_a=200", "bus.max_payload=4KiB", NULL };
+	const char *small[] = { "tep.packets_a=200", "bus.max_payload=128B", NULL };
+	sim_time last[3];
+	const char *const *sets[3] = { dflt, big, small };
+	bfx r;
+
+	for (int i = 0; i < 3; i++) {
+		bfx_run(&r, BFX_LA, BFX_LB, sets[i]);
+		ck_assert_uint_eq(bfx_ep[1].got, 200);
+		last[i] = bfx_ep[1].last;
+		bfx_close(&r);
+	}
+	ck_assert_uint_eq(last[1], last[0]);
+	ck_assert_uint_eq(last[2], last[0]);
+}
+END_TEST
+
 START_TEST(test_bus_needs_two_ports)
 {
 	const char *sets[] = { NULL };
@@ -400,6 +450,8 @@ START_TEST(test_bus_schema_defaults)
 	ck_assert_int_eq(cfg_int(cf, "bus.replay_buffer"), 0); /* the data-link layer is off */
 	ck_assert_int_eq(cfg_bool(cf, "bus.refuse_on_full"), 0);
 	ck_assert(cfg_float(cf, "bus.error_rate") == 0);
+	ck_assert_uint_eq(cfg_size(cf, "bus.max_payload"), 256);
+	ck_assert_uint_eq(bus_max_payload(cf), 256);
 	ck_assert_str_eq(cxl_bus_ops.name, "bus");
 	ck_assert_str_eq(cxl_bus_schema.name, "bus");
 	cfg_free(cf);
@@ -438,6 +490,24 @@ START_TEST(test_bus_data_GBps_from_config)
 }
 END_TEST
 
+/* bus_max_payload reads the key with its units and the config's value. */
+START_TEST(test_bus_max_payload_getter)
+{
+	static const cfg_schema *const schemas[] = { &sim_schema, &cxl_bus_schema };
+	const char *sets[] = { "simulation.end=1us", "bus.max_payload=4KiB" };
+	const char *plain[] = { "simulation.end=1us", "bus.max_payload=512" };
+	cxl_err err = { 0 };
+	cfg *cf;
+
+	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 2, sets, 2, &err), 0);
+	ck_assert_uint_eq(bus_max_payload(cf), 4096);
+	cfg_free(cf);
+	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 2, plain, 2, &err), 0);
+	ck_assert_uint_eq(bus_max_payload(cf), 512);
+	cfg_free(cf);
+}
+END_TEST
+
 /* --- suite --------------------------------------------------------------------------------- */
 
 Suite *bus_suite(void)
@@ -455,6 +525,7 @@ Suite *bus_suite(void)
 	tcase_add_test(ser, test_bus_ser_time_no_overflow);
 	tcase_add_test(ser, test_bus_efficiency_table);
 	tcase_add_test(ser, test_bus_data_GBps_from_config);
+	tcase_add_test(ser, test_bus_max_payload_getter);
 	tcase_add_test_raise_signal(ser, test_bus_ser_time_bad_gen_panics, SIGABRT);
 	tcase_add_test(rate, test_bus_goodput_gen2_x1);
 	tcase_add_test(rate, test_bus_goodput_gen3_x4);
@@ -471,6 +542,9 @@ Suite *bus_suite(void)
 	tcase_add_test(par, test_bus_parameters_change_results);
 	tcase_add_test(par, test_bus_header_bytes_changes_goodput);
 	tcase_add_test(errs, test_bus_lanes_not_power_of_two);
+	tcase_add_test(errs, test_bus_max_payload_not_power_of_two);
+	tcase_add_test(errs, test_bus_max_payload_range);
+	tcase_add_test(par, test_bus_max_payload_keeps_timing);
 	tcase_add_test(errs, test_bus_needs_two_ports);
 	tcase_add_test(errs, test_bus_schema_defaults);
 	suite_add_tcase(s, ser);
