@@ -194,18 +194,6 @@ START_TEST(test_mem_multiline_load_simple)
 }
 END_TEST
 
-/* The host must not cross a workload.interleave granule: the device asserts it. */
-START_TEST(test_mem_multiline_crossing_granule_panics)
-{
-	const char *sets[] = { "topology.custom.hosts=host0", "topology.custom.memories=mem0",
-			       "topology.custom.links=host0 mem0", "workload.interleave=256B", NULL };
-	mfx r;
-
-	rd(0, 0, 128, 4, 1); /* lines 2-5: granules 0 and 1 */
-	mfx_run(&r, sets);
-}
-END_TEST
-
 /* --- the detailed model ------------------------------------------------------------ */
 
 /*
@@ -558,7 +546,6 @@ Suite *mem_suite(void)
 	tcase_add_test(simple, test_mem_multiline_read_simple);
 	tcase_add_test(simple, test_mem_multiline_write_simple);
 	tcase_add_test(simple, test_mem_multiline_load_simple);
-	tcase_add_test_raise_signal(simple, test_mem_multiline_crossing_granule_panics, SIGABRT);
 	tcase_add_test(detailed, test_mem_multiline_detailed_idle);
 	tcase_add_test(detailed, test_mem_multiline_detailed_full_queues);
 	tcase_add_test(coh, test_mem_multiline_dcoh_conflict);
