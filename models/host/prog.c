@@ -149,12 +149,12 @@ static int room(const req *r, const prog_proc *P, uint8_t vc)
 	return P->out < r->prog->pq && r->outstanding < r->queue && r->cr.n[vc] > 0;
 }
 
-/* Take a slot for a transaction of process @P (index @pi) and count it issued. */
-static uint32_t take(sim_comp *c, req *r, prog_proc *P, uint32_t pi, enum req_kind kind,
-		     uint64_t line, int write, uint8_t role, int cached)
+/* Make slot @s (taken) a transaction of process @P (index @pi) and count it issued. */
+static uint32_t own(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint32_t s, uint8_t role,
+		    int cached)
 {
-	uint32_t s = req__slot_new(r, kind, line, write);
 	req_slot *sl = &r->slot[s];
+	enum req_kind kind = sl->kind;
 
 	sl->cached = (uint8_t)(cached && r->cached && kind == REQ_ACCESS);
 	req__slot_track(r, s, 1);
@@ -173,6 +173,13 @@ static uint32_t take(sim_comp *c, req *r, prog_proc *P, uint32_t pi, enum req_ki
 	P->out++;
 	P->ents[P->ent].pending++;
 	return s;
+}
+
+/* Take a slot for a transaction of process @P (index @pi): own() a new one. */
+static uint32_t take(sim_comp *c, req *r, prog_proc *P, uint32_t pi, enum req_kind kind,
+		     uint64_t line, int write, uint8_t role, int cached)
+{
+	return own(c, r, P, pi, req__slot_new(r, kind, line, write), role, cached);
 }
 
 /* An uncached read of @bytes at @addr (whole lines: aux = their number). */
@@ -213,10 +220,7 @@ static int cached_access(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_
 		return 0;
 	int hit = req__coh_access(c, r, line, read);
 	if (hit >= 0) {
-		/* req__coh_access took the slot: make it the process's */
-		req__slot_free(r, (uint32_t)hit);
-		uint32_t s = take(c, r, P, pi, REQ_HIT, line, !read, role, 0);
-		CXL_ASSERT(s == (uint32_t)hit);
+		own(c, r, P, pi, (uint32_t)hit, role, 0); /* the cache took the slot */
 		if (flag)
 			flagmap_set(&r->vals, line, v);
 		return 1;

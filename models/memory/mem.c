@@ -2,12 +2,12 @@
  * models/memory/mem.c - the memory endpoint (type-3 expander): a device controller
  * latency, then one of two DRAM models, then the response.
  *
- * Request path:  on_request() (CXL_EV_PKT) [-> split() into parts]
- *                [-> DCOH] -> to_dram(): controller latency -> DRAM
- *                -> respond() (MEM_EV_DONE) [-> part_done()] -> reply()
+ * Request path:  on_request() (CXL_EV_PKT) [-> mem__split() into parts]
+ *                [-> DCOH] -> mem__to_dram(): controller latency -> DRAM
+ *                -> respond() (MEM_EV_DONE) [-> mem__part_done()] -> mem__reply()
  *                -> drain() to the bus
  * The DCOH (snoop filter, HDM-DB) sits in on_request(), before the request
- * is handed to either DRAM model: both models start from to_dram().
+ * is handed to either DRAM model: both models start from mem__to_dram().
  *
  * Simple model (memory.dram.preset = "simple", the default): one of
  * `memory.channels` channels (device line L on channel L mod channels), each
@@ -96,83 +96,14 @@
 #include "models/proto/cxl_proto.h"
 #include "models/memory/dram.h"
 #include "models/memory/dram_cfg.h"
+#include "models/memory/mem_int.h"
 #include "models/proto/evring.h"
 #include "models/proto/flagmap.h"
 #include "models/fabric/fab_view.h"
 
-enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
-/* pkt.flags of a request the device makes itself: a write of dirty data a
-   BIRsp brought (pkt.tag = MEM_NO_PARENT), answered by nobody, or one line
-   of a request of several (pkt.tag = its parent's slot), answered by the
-   parent; never leaves the device */
-#define MEM_PKT_INTERNAL 0x80u
-#define MEM_NO_PARENT UINT32_MAX /* pkt.tag of an internal write of BIRsp data */
-
-/* A request of several lines in the device (the parent of its parts). */
-typedef struct mem_parent mem_parent;
-struct mem_parent {
-	cxl_event *req;  /* the request, kept until it is answered; NULL: slot free */
-	sim_time coh_ps; /* time its parts were held by the DCOH (one at a time), ps */
-	uint16_t n;      /* its lines = parts */
-	uint16_t made;   /* parts made: sent into the DCOH, or to the DRAM */
-	uint16_t done;   /* parts the DRAM has served */
-	uint16_t ready;  /* detailed: parts that reached the DRAM (in index order) */
-	uint16_t queued; /* detailed: of those, parts passed to a wait ring; the
-			    others (ready - queued) are held, made again when released */
-	uint8_t in_wait; /* detailed: one of its parts is in a wait ring */
-};
-
-/* Counters of the detailed model, in registration order. */
-enum { DC_HITS, DC_MISSES, DC_CONFLICTS, DC_ACTS, DC_PRES, DC_REFS, DC_RBYTES, DC_WBYTES,
-       DC_QUEUED, DC_N };
 static const char *const dc_names[DC_N] = {
 	"row_hits", "row_misses", "row_conflicts", "activates", "precharges", "refreshes",
 	"read_bytes", "write_bytes", "queued_at_end",
-};
-
-typedef struct mem mem;
-struct mem {
-	cxl_credits *cr;        /* [port] credits towards the bus on that port */
-	uint32_t nports;        /* ports: 1, or the heads of a multi-headed device */
-	uint16_t *peer_pbr;     /* [port] PBR id of the requester there (multi-headed) */
-	uint16_t pbr;           /* own PBR id */
-	sim_time latency;       /* device controller latency, ps */
-	/* simple model */
-	sim_time dram_latency;  /* DRAM access latency, ps */
-	sim_time service;       /* channel occupancy per line, ps */
-	uint32_t nch;           /* channels (both models) */
-	sim_time *ch_free;      /* [channel] time it is free again */
-	/* detailed model (dr == NULL: simple) */
-	dram *dr;               /* the DRAM */
-	evring *wait;           /* [channel] requests waiting for a queue slot */
-	cxl_event **wait_slots; /* storage of the wait rings */
-	sim_time *timer_at;     /* [channel] earliest pending MEM_EV_DRAM, SIM_TIME_MAX none */
-	uint64_t nwait;         /* requests in the wait rings, and parts held (arrive()) */
-	sim_time wait_since;    /* last change of nwait, ps */
-	uint64_t wait_area;     /* sum of the waits in the rings so far, ps */
-	uint64_t ilv;           /* HDM decode: interleave granularity, lines */
-	uint64_t ways;          /* HDM decode: devices in the interleave set */
-	dcoh *coh;              /* the DCOH (HDM-DB), NULL for HDM-H */
-	uint32_t wait_cap;      /* detailed: capacity of each wait ring */
-	evring *resp;           /* [port * 2 + k] responses waiting for credits: NDR, DRS */
-	cxl_event **slots;      /* storage of both rings */
-	/* requests of several lines */
-	uint32_t buffer;        /* memory.buffer: requests per port and VC (credits granted) */
-	mem_parent *parent;     /* [nparent] the requests of several lines in the device;
-				   NULL until the first arrives */
-	uint32_t *parent_free;  /* [nparent] stack of free slots of parent */
-	uint32_t nparent;       /* slots: 2 x buffer x ports (the requests the credits admit), 0 before */
-	uint32_t nfree;         /* free slots on the stack */
-	uint32_t *next_q;       /* [nparent] ring: parents whose next part may enter the DCOH */
-	uint32_t next_head;     /* its oldest entry */
-	uint32_t next_n;        /* its entries */
-	uint64_t kick;          /* detailed: channels to service (bit per channel) */
-	flagmap flagv;          /* values of the flag lines this device holds */
-	uint64_t *reads, *writes, *queue_ps, *busy_ps, *waiting_end, *credits_end;
-	uint64_t *read_lines, *write_lines; /* lines requests moved (reads, writes count requests) */
-	uint64_t *dc[DC_N];     /* detailed model's counters */
-	uint64_t **ch_busy;     /* [channel] ch<N>_busy_ps */
-	series *ts_requests;    /* time series requests: reads and writes arrived; NULL: off */
 };
 
 #define DRAM_TIMING_KEY(name, doc) \
@@ -260,35 +191,6 @@ static uint64_t device_line(const mem *m, uint64_t addr)
 	uint64_t l = addr / CXL_LINE;
 
 	return l / m->ilv / m->ways * m->ilv + l % m->ilv;
-}
-
-/* --- parts of requests of several lines ----------------------------------- */
-
-/* Is @ev one line of a request of several (made by the device)? */
-static int is_part(const cxl_event *ev)
-{
-	return (ev->pkt.flags & MEM_PKT_INTERNAL) && ev->pkt.tag != MEM_NO_PARENT;
-}
-
-/*
- * Part @k (line k) of the request in parent slot @s: a one-line request of
- * the same class from the same requester (the DCOH snoops on its behalf),
- * marked internal, pkt.tag = @s.  Its own latency accounting starts now.
- */
-static cxl_event *part_new(sim_comp *c, const mem *m, uint32_t s, uint32_t k)
-{
-	const cxl_packet *p = &m->parent[s].req->pkt;
-	cxl_event *ev = sim_event_new(c);
-	int write = p->mclass == CXL_VC_M2S_RWD;
-
-	ev->pkt = (cxl_packet){
-		.addr = (p->addr / CXL_LINE + k) * CXL_LINE, .issue = sim_now(c), .tag = s,
-		.size = write ? CXL_LINE : 0, .pbr_src = p->pbr_src, .pbr_dst = m->pbr,
-		.mclass = p->mclass, .opcode = p->opcode,
-		.flags = (uint8_t)(MEM_PKT_INTERNAL |
-				   (p->flags & (CXL_PKT_CACHED | CXL_PKT_EXCL | CXL_PKT_WB))),
-	};
-	return ev;
 }
 
 /* The counters both models have, in registration order. */
@@ -395,7 +297,7 @@ static void release(sim_comp *c, mem *m, uint32_t s, uint32_t from)
 		pa->in_wait = 0;
 		return;
 	}
-	cxl_event *ev = part_new(c, m, s, pa->queued++);
+	cxl_event *ev = mem__part_new(c, m, s, pa->queued++);
 	uint32_t ch = dram_channel_of(m->dr, device_line(m, ev->pkt.addr));
 	evring_push(&m->wait[ch], ev);
 	if (ch != from)
@@ -410,7 +312,7 @@ static void service_one(sim_comp *c, mem *m, uint32_t ch)
 	dram_advance(m->dr, ch, now, on_issue, c);
 	while (evring_peek(&m->wait[ch]) && !dram_full(m->dr, ch)) {
 		cxl_event *ev = evring_pop(&m->wait[ch]);
-		int part = is_part(ev);
+		int part = mem__is_part(ev);
 		uint32_t s = ev->pkt.tag;
 		enqueue(c, m, ev);
 		wait_count(m, now, -1);
@@ -457,7 +359,7 @@ static void arrive(sim_comp *c, mem *m, cxl_event *ev)
 {
 	uint32_t ch = dram_channel_of(m->dr, device_line(m, ev->pkt.addr));
 
-	if (is_part(ev)) {
+	if (mem__is_part(ev)) {
 		mem_parent *pa = &m->parent[ev->pkt.tag];
 		CXL_ASSERT(pa->req && ev->pkt.addr / CXL_LINE ==
 					      pa->req->pkt.addr / CXL_LINE + pa->ready);
@@ -544,23 +446,6 @@ static int check_simple_keys(const cfg *cf, cxl_err *err)
 static dcoh_go_fn dcoh_go;
 static dcoh_data_fn dcoh_data;
 
-/*
- * The parent slots, made when the first request of several lines arrives
- * (a run without any costs nothing): one per request the device's credits
- * admit (memory.buffer per port and request VC), so such a request always
- * finds one.
- */
-static void parents_init(mem *m)
-{
-	m->nparent = 2 * m->buffer * m->nports;
-	m->parent = xcalloc(m->nparent, sizeof(*m->parent));
-	m->parent_free = xmalloc(m->nparent * sizeof(*m->parent_free));
-	m->next_q = xmalloc(m->nparent * sizeof(*m->next_q));
-	for (uint32_t s = 0; s < m->nparent; s++)
-		m->parent_free[s] = m->nparent - 1 - s; /* slot 0 is taken first */
-	m->nfree = m->nparent;
-}
-
 static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	mem *m = state;
@@ -636,7 +521,7 @@ static void flag_value(mem *m, cxl_packet *p)
 }
 
 /* A request (or an internal write, or a part) goes on to the DRAM model. */
-static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
+void mem__to_dram(sim_comp *c, mem *m, cxl_event *ev)
 {
 	cxl_lat_until(&ev->pkt, CXL_LAT_COH, sim_now(c)); /* what the DCOH held it for */
 	if (!(ev->pkt.flags & MEM_PKT_INTERNAL))
@@ -650,29 +535,18 @@ static void to_dram(sim_comp *c, mem *m, cxl_event *ev)
 	cxl_pkt_send_self(c, ev, m->latency);
 }
 
-/* Parent @s's next part may enter the DCOH (next_flush() sends it). */
-static void next_push(mem *m, uint32_t s)
-{
-	CXL_ASSERT(m->next_n < m->nparent);
-	m->next_q[(m->next_head + m->next_n++) % m->nparent] = s;
-}
-
 /*
  * dcoh_go_fn: the DCOH lets a request go on.  A part adds the time the DCOH
  * held it to its parent's, and the parent's next part may enter (after the
- * DCOH call in progress returns: next_flush()).
+ * DCOH call in progress returns: mem__next_flush(); mem_parts.c).
  */
 static void dcoh_go(sim_comp *c, void *owner, cxl_event *req)
 {
 	mem *m = owner;
 
-	if (is_part(req)) {
-		mem_parent *pa = &m->parent[req->pkt.tag];
-		pa->coh_ps += sim_now(c) - req->pkt.issue;
-		if (pa->made < pa->n)
-			next_push(m, req->pkt.tag);
-	}
-	to_dram(c, m, req);
+	if (mem__is_part(req))
+		mem__part_went_on(c, m, req);
+	mem__to_dram(c, m, req);
 }
 
 /*
@@ -694,67 +568,8 @@ static void dcoh_data(sim_comp *c, void *owner, uint64_t addr, uint32_t lines, u
 					.issue = sim_now(c), .tag = MEM_NO_PARENT,
 					.pbr_src = m->pbr, .pbr_dst = m->pbr,
 					.mclass = CXL_VC_M2S_RWD, .flags = MEM_PKT_INTERNAL };
-		to_dram(c, m, ev);
+		mem__to_dram(c, m, ev);
 	}
-}
-
-/* Make parent @s's next part and send it into the DCOH, or to the DRAM. */
-static void next_part(sim_comp *c, mem *m, uint32_t s)
-{
-	cxl_event *ev = part_new(c, m, s, m->parent[s].made++);
-
-	if (m->coh)
-		dcoh_request(m->coh, c, ev);
-	else
-		to_dram(c, m, ev);
-}
-
-/* The parts whose predecessors went on enter the DCOH, in that order. */
-static void next_flush(sim_comp *c, mem *m)
-{
-	while (m->next_n) {
-		uint32_t s = m->next_q[m->next_head];
-		m->next_head = (m->next_head + 1) % m->nparent;
-		m->next_n--;
-		next_part(c, m, s);
-	}
-}
-
-/* Lines of request @p: a MemRd's pkt.aux, a MemWr's pkt.size / 64; at least 1. */
-static uint32_t req_lines(const cxl_packet *p)
-{
-	/* a write's payload may start and end inside a line (a uc store of a few bytes) */
-	uint32_t n = p->mclass == CXL_VC_M2S_REQ ? p->aux :
-		     (uint32_t)((p->addr % CXL_LINE + p->size + CXL_LINE - 1) / CXL_LINE);
-
-	return n > 1 ? n : 1;
-}
-
-/*
- * A request of @n > 1 lines: kept in a parent slot until its last part is
- * served.  With a DCOH its parts enter it one at a time (the next when the
- * one before goes on), so the DCOH holds at most one part per request and
- * its tables (sized by the requests the credits admit) cannot overflow;
- * without one, every part goes to the DRAM now.
- */
-static void split(sim_comp *c, mem *m, cxl_event *ev, uint32_t n)
-{
-	const cxl_packet *p = &ev->pkt;
-	uint64_t line = p->addr / CXL_LINE;
-
-	CXL_ASSERT(n <= CXL_MAX_LINES);
-	CXL_ASSERT(p->mclass == CXL_VC_M2S_REQ || p->size <= n * CXL_LINE);
-	/* within one interleave granule when the device shares the address space */
-	CXL_ASSERT(m->ways == 1 || line / m->ilv == (line + n - 1) / m->ilv);
-	if (!m->parent)
-		parents_init(m);
-	CXL_ASSERT(m->nfree > 0);
-	uint32_t s = m->parent_free[--m->nfree];
-	sim_event_keep(c, ev);
-	m->parent[s] = (mem_parent){ .req = ev, .n = (uint16_t)n };
-	do
-		next_part(c, m, s);
-	while (!m->coh && m->parent[s].made < n);
 }
 
 static void on_request(sim_comp *c, mem *m, cxl_event *ev)
@@ -763,16 +578,16 @@ static void on_request(sim_comp *c, mem *m, cxl_event *ev)
 
 	CXL_ASSERT(read || ev->pkt.mclass == CXL_VC_M2S_RWD);
 	CXL_ASSERT(ev->pkt.pbr_dst == m->pbr);
-	uint32_t n = req_lines(&ev->pkt);
+	uint32_t n = mem__lines(&ev->pkt);
 	(*(read ? m->reads : m->writes))++;
 	*(read ? m->read_lines : m->write_lines) += n;
 	series_add(m->ts_requests, sim_now(c), 1);
 	if (n > 1)
-		split(c, m, ev, n);
+		mem__split(c, m, ev, n);
 	else if (m->coh)
 		dcoh_request(m->coh, c, ev);
 	else
-		to_dram(c, m, ev);
+		mem__to_dram(c, m, ev);
 }
 
 /* Send the oldest waiting responses while the buses have credits for them. */
@@ -798,7 +613,7 @@ static void drain(sim_comp *c, mem *m)
  * Turn the request of @lines lines in @ev into its response and queue it.
  * Only the DRS of a one-line read may carry a flag value (flag_value()).
  */
-static void reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
+void mem__reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
 {
 	cxl_packet *p = &ev->pkt;
 	int read = p->mclass == CXL_VC_M2S_REQ;
@@ -820,36 +635,13 @@ static void reply(sim_comp *c, mem *m, cxl_event *ev, uint32_t lines)
 	drain(c, m);
 }
 
-/*
- * A part was served; the last part of a request answers it.  Its time in
- * the device: what the DCOH held its parts for (COH; they enter it one at a
- * time, so the intervals do not overlap), the rest MEMORY.
- */
-static void part_done(sim_comp *c, mem *m, cxl_event *ev)
-{
-	uint32_t s = ev->pkt.tag;
-
-	CXL_ASSERT(s < m->nparent && m->parent[s].req);
-	sim_event_free(c, ev);
-	mem_parent *pa = &m->parent[s];
-	if (++pa->done < pa->n)
-		return;
-	cxl_event *req = pa->req;
-	uint32_t n = pa->n;
-	cxl_lat_add(&req->pkt, CXL_LAT_COH, pa->coh_ps);
-	cxl_lat_until(&req->pkt, CXL_LAT_MEMORY, sim_now(c));
-	pa->req = NULL;
-	m->parent_free[m->nfree++] = s;
-	reply(c, m, req, n);
-}
-
 /* A request, part or internal write has been served by the DRAM. */
 static void respond(sim_comp *c, mem *m, cxl_event *ev)
 {
 	if (!(ev->pkt.flags & MEM_PKT_INTERNAL))
-		reply(c, m, ev, 1);
-	else if (is_part(ev))
-		part_done(c, m, ev);
+		mem__reply(c, m, ev, 1);
+	else if (mem__is_part(ev))
+		mem__part_done(c, m, ev);
 	else
 		sim_event_free(c, ev);
 }
@@ -864,7 +656,7 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 			dcoh_birsp(m->coh, c, ev);
 		else
 			on_request(c, m, ev);
-		next_flush(c, m);
+		mem__next_flush(c, m);
 		break;
 	case MEM_EV_ARRIVE:
 		arrive(c, m, ev);
@@ -898,13 +690,7 @@ static void mem_finish(sim_comp *c, void *state)
 		*m->waiting_end += evring_free_all(c, &m->resp[k]);
 	for (uint32_t p = 0; p < m->nports; p++)
 		*m->credits_end += cxl_credits_total(&m->cr[p]);
-	for (uint32_t s = 0; s < m->nparent; s++) /* requests still in progress */
-		if (m->parent[s].req)
-			sim_event_free(c, m->parent[s].req);
-	free(m->parent);
-	free(m->parent_free);
-	free(m->next_q);
-	m->parent = NULL;
+	mem__parts_free(c, m);
 	flagmap_free(&m->flagv);
 	free(m->cr);
 	free(m->peer_pbr);

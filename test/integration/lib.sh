@@ -68,6 +68,15 @@ csv_sum() { awk -F, -v s="$2" '$4 == s { t += $5 } END { print t + 0 }' "$1"; }
 # csv_count FILE TYPE : components of TYPE
 csv_count() { awk -F, -v t="$2" '$2 == t && !seen[$1]++ { n++ } END { print n + 0 }' "$1"; }
 
+# comp_stat DIR COMPONENT STAT : one counter of DIR/components.csv
+comp_stat() { awk -F, -v c="$2" -v s="$3" '$1 == c && $4 == s { print $5 }' "$1/components.csv"; }
+# expect_stat DIR COMPONENT STAT WANT : that counter is WANT (absent counts as 0)
+expect_stat() {
+	local got
+	got=$(comp_stat "$1" "$2" "$3")
+	[ "${got:-0}" = "$4" ] || fail "$1: $2.$3 = ${got:-0}, expected $4"
+}
+
 # conserved DIR REQUESTS [INTERNAL] : the run in DIR answered every request and drained
 conserved() {
 	local d=$1 want=$2 internal=${3:-0} csv=$1/components.csv

@@ -13,20 +13,12 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run.sh" t_cmpi
 fi
 
-# (csv_sum, results, fail, cxl, expect_error, RANKS: lib.sh)
+# (csv_sum, comp_stat, expect_stat, results, fail, cxl, expect_error, RANKS: lib.sh)
 
 # crun N DIR ARGS... : cmpi-pool.cfg with the cmpi pattern on N ranks into DIR
 crun() {
 	local n=$1 d=$2; shift 2
 	cxl "$n" -q "$CONFIGS/cmpi-pool.cfg" -o "$d" --set workload.pattern=cmpi "$@"
-}
-# stat DIR COMPONENT STAT : one counter of components.csv
-stat() { awk -F, -v c="$2" -v s="$3" '$1 == c && $4 == s { print $5 }' "$1/components.csv"; }
-# expect DIR COMPONENT STAT WANT
-expect() {
-	local got
-	got=$(stat "$1" "$2" "$3")
-	[ "${got:-0}" = "$4" ] || fail "$1: $2.$3 = ${got:-0}, expected $4"
 }
 # drained DIR : every host finished, every transaction answered, nothing held
 drained() {
@@ -40,7 +32,7 @@ drained() {
 			fail "$d: $s = $(csv_sum "$d/components.csv" $s)" || return 1
 	done
 	for h in host0 host1 host2 host3; do
-		[ "$(stat "$d" $h prog_done_ps)" -gt 0 ] || fail "$d: $h did not finish" || return 1
+		[ "$(comp_stat "$d" $h prog_done_ps)" -gt 0 ] || fail "$d: $h did not finish" || return 1
 	done
 }
 
@@ -58,19 +50,19 @@ test_cmpi_put_latency_marks_and_conservation() {
 	crun 1 nocache "${args[@]}" || return 1
 	drained put && drained nocache || return 1
 	for h in host0 host2; do
-		expect put $h ops 62 && expect put $h mark_64B_count 4 &&
-			expect put $h mark_64B_bytes 256 && expect put $h mark_128B_count 4 &&
-			expect put $h mark_128B_bytes 512 || return 1
+		expect_stat put $h ops 62 && expect_stat put $h mark_64B_count 4 &&
+			expect_stat put $h mark_64B_bytes 256 && expect_stat put $h mark_128B_count 4 &&
+			expect_stat put $h mark_128B_bytes 512 || return 1
 		# one-sided: each origin's data reached the pool
-		[ "$(stat put $h writes)" -ge 12 ] || fail "$h wrote $(stat put $h writes) times" ||
+		[ "$(comp_stat put $h writes)" -ge 12 ] || fail "$h wrote $(comp_stat put $h writes) times" ||
 			return 1
 	done
 	for h in host1 host3; do
-		expect put $h ops 10 && expect put $h mark_64B_count 0 || return 1
+		expect_stat put $h ops 10 && expect_stat put $h mark_64B_count 0 || return 1
 	done
-	expect nocache host0 ops 62 && expect nocache host0 mark_64B_count 4 || return 1
+	expect_stat nocache host0 ops 62 && expect_stat nocache host0 mark_64B_count 4 || return 1
 	local lat plain
-	lat=$(stat put host0 mark_64B_ps.mean); plain=$(stat nocache host0 mark_64B_ps.mean)
+	lat=$(comp_stat put host0 mark_64B_ps.mean); plain=$(comp_stat nocache host0 mark_64B_ps.mean)
 	echo "put 64 B + flushopt + fence: $lat ps with a cache, $plain ps without"
 	# with a cache: the store's read for ownership, then flushopt's write-back,
 	# both waited for by the fence: two pool round trips (~790 ns each, the
@@ -78,7 +70,7 @@ test_cmpi_put_latency_marks_and_conservation() {
 	[ "$lat" -gt 1400000 ] && [ "$plain" -gt 700000 ] && [ "$plain" -lt "$lat" ] ||
 		fail "a put took $lat ps (cached), $plain ps (uncached)" || return 1
 	# 2 processes x 3 iterations x (1 + 2 lines)
-	expect put host0 writebacks 18
+	expect_stat put host0 writebacks 18
 }
 
 # sendrecv bw, pairs, 1 process, a 128 KiB message (3 cells of 64 KiB less
@@ -94,17 +86,17 @@ test_cmpi_sendrecv_bw_marks_and_ranks() {
 	cmp -s r1.res r2.res || fail "results differ between 1 and 2 ranks" || return 1
 	drained r1 || return 1
 	for h in host0 host2; do
-		expect r1 $h mark_128KiB_count 2 && expect r1 $h mark_128KiB_bytes 1048576 || return 1
+		expect_stat r1 $h mark_128KiB_count 2 && expect_stat r1 $h mark_128KiB_bytes 1048576 || return 1
 	done
-	expect r1 host1 mark_128KiB_count 0 || return 1
+	expect_stat r1 host1 mark_128KiB_count 0 || return 1
 	# copy 1: the sender wrote 3 windows x 4 messages x 3 cells (2049 lines each)
-	[ "$(stat r1 host0 writes)" -ge $((3 * 4 * 2049)) ] ||
-		fail "host0 wrote $(stat r1 host0 writes) lines" || return 1
+	[ "$(comp_stat r1 host0 writes)" -ge $((3 * 4 * 2049)) ] ||
+		fail "host0 wrote $(comp_stat r1 host0 writes) lines" || return 1
 	# copy 2: the receiver read them
-	[ "$(stat r1 host1 reads)" -ge $((3 * 4 * 2049)) ] ||
-		fail "host1 read $(stat r1 host1 reads) lines" || return 1
+	[ "$(comp_stat r1 host1 reads)" -ge $((3 * 4 * 2049)) ] ||
+		fail "host1 read $(comp_stat r1 host1 reads) lines" || return 1
 	local ps
-	ps=$(stat r1 host0 mark_128KiB_sum_ps)
+	ps=$(comp_stat r1 host0 mark_128KiB_sum_ps)
 	echo "sendrecv 128 KiB x 4: $(awk -v b=1048576 -v t="$ps" 'BEGIN { printf "%.2f GB/s", b / t * 1000 }')"
 }
 
@@ -118,7 +110,7 @@ test_cmpi_hdmdb_alltoall_latency() {
 		--set workload.cmpi.iterations=2 --set workload.cmpi.warmup=1 || return 1
 	drained db || return 1
 	for h in host0 host1 host2 host3; do
-		expect db $h mark_1KiB_count 6 && expect db $h mark_1KiB_bytes 6144 || return 1
+		expect_stat db $h mark_1KiB_count 6 && expect_stat db $h mark_1KiB_bytes 6144 || return 1
 	done
 	[ "$(csv_sum db/components.csv bisnp)" -gt 0 ] || fail "no back-invalidation"
 }

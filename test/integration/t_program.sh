@@ -15,7 +15,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	exec "$(dirname "$0")/run.sh" t_program
 fi
 
-# (json_num, csv_sum, results, fail, cxl, expect_error: lib.sh)
+# (json_num, csv_sum, comp_stat, expect_stat, results, fail, cxl, expect_error: lib.sh)
 
 # Two hosts with 64 KiB caches on a multi-headed pool, simple memory model
 # (fixed latencies: exact arithmetic), PCIe 4.0 x8 links.
@@ -35,18 +35,10 @@ EOF
 
 # prun DIR ARGS... : run prog.cfg on 1 rank into DIR
 prun() { local d=$1; shift; cxl 1 -q prog.cfg -o "$d" "$@"; }
-# stat DIR COMPONENT STAT : one counter of components.csv
-stat() { awk -F, -v c="$2" -v s="$3" '$1 == c && $4 == s { print $5 }' "$1/components.csv"; }
 # hist_mean DIR COMPONENT HIST : the mean of one histogram, from stats.json
 hist_mean() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]+"/stats.json"))
 print(int(d["components"][sys.argv[2]][sys.argv[3]]["mean"]))' "$@"
-}
-# expect DIR COMPONENT STAT WANT
-expect() {
-	local got
-	got=$(stat "$1" "$2" "$3")
-	[ "${got:-0}" = "$4" ] || fail "$1: $2.$3 = ${got:-0}, expected $4"
 }
 
 test_uc_store_is_one_tlp_per_mps() {
@@ -55,11 +47,11 @@ test_uc_store_is_one_tlp_per_mps() {
 	prun four --set 'workload[host0].program=uc_store 0 4KiB' || return 1
 	prun big --set 'workload[host0].program=uc_store 0 4KiB' --set bus.max_payload=4KiB || return 1
 	prun small --set 'workload[host0].program=uc_store 0 4KiB' --set bus.max_payload=128B || return 1
-	expect one host0 writes 1 && expect four host0 writes 16 && expect big host0 writes 1 &&
-		expect small host0 writes 32 || return 1
-	expect four pool writes 16 && expect four host0 bytes 4096 || return 1
+	expect_stat one host0 writes 1 && expect_stat four host0 writes 16 && expect_stat big host0 writes 1 &&
+		expect_stat small host0 writes 32 || return 1
+	expect_stat four pool writes 16 && expect_stat four host0 bytes 4096 || return 1
 	# 4 KiB of payload crossed the host's link, in 16 TLPs of 20 B header each
-	expect four host0-pool payload_bytes_d0 4096 && expect four host0-pool wire_bytes_d0 4416 ||
+	expect_stat four host0-pool payload_bytes_d0 4096 && expect_stat four host0-pool wire_bytes_d0 4416 ||
 		return 1
 	# strictly one at a time: 16 x the time of one TLP, to the picosecond
 	local t1 t16
@@ -75,10 +67,10 @@ test_uc_load_is_one_tlp_per_mps() {
 	prog_cfg
 	prun one --set 'workload[host0].program=uc_load 0 256' || return 1
 	prun four --set 'workload[host0].program=uc_load 0 4KiB' || return 1
-	expect one host0 reads 1 && expect four host0 reads 16 && expect four pool reads 16 &&
-		expect four host0 bytes 4096 && expect four host0 misses 0 || return 1
+	expect_stat one host0 reads 1 && expect_stat four host0 reads 16 && expect_stat four pool reads 16 &&
+		expect_stat four host0 bytes 4096 && expect_stat four host0 misses 0 || return 1
 	# the data comes back: 4 KiB of payload towards the host
-	expect four host0-pool payload_bytes_d1 4096 || return 1
+	expect_stat four host0-pool payload_bytes_d1 4096 || return 1
 	local t1 t16
 	t1=$(hist_mean one host0 op_uc_load_ps); t16=$(hist_mean four host0 op_uc_load_ps)
 	[ "$t16" = $((16 * t1)) ] || fail "uc_load 4 KiB took $t16 ps, expected 16 x $t1"
@@ -90,21 +82,21 @@ test_flush_of_a_dirty_line_is_one_writeback() {
 	prun clean --set 'workload[host0].program=load 0,flush 0' || return 1
 	prun absent --set 'workload[host0].program=flush 0' || return 1
 	prun range --set 'workload[host0].program=store 0 1KiB,flushopt 0 1KiB,fence' || return 1
-	expect dirty host0 writebacks 1 && expect dirty pool writes 1 && expect dirty pool reads 1 &&
-		expect dirty host0 cached_lines 0 || return 1
-	expect clean host0 writebacks 0 && expect clean pool writes 0 && expect clean host0 cached_lines 0 ||
+	expect_stat dirty host0 writebacks 1 && expect_stat dirty pool writes 1 && expect_stat dirty pool reads 1 &&
+		expect_stat dirty host0 cached_lines 0 || return 1
+	expect_stat clean host0 writebacks 0 && expect_stat clean pool writes 0 && expect_stat clean host0 cached_lines 0 ||
 		return 1
-	expect absent host0 writebacks 0 && expect absent pool writes 0 && expect absent pool reads 0 ||
+	expect_stat absent host0 writebacks 0 && expect_stat absent pool writes 0 && expect_stat absent pool reads 0 ||
 		return 1
-	expect range host0 writebacks 16 && expect range pool writes 16 && expect range host0 cached_lines 0
+	expect_stat range host0 writebacks 16 && expect_stat range pool writes 16 && expect_stat range host0 cached_lines 0
 }
 
 test_nt_store_bypasses_the_cache() {
 	prog_cfg
 	prun nt --set 'workload[host0].program=load 0,nt_store 0 1KiB' || return 1
 	# 16 full-line writes; the loaded line was dropped (its data is in the write)
-	expect nt host0 writes 16 && expect nt pool writes 16 && expect nt host0 misses 1 &&
-		expect nt host0 cached_lines 0 && expect nt host0 writebacks 0
+	expect_stat nt host0 writes 16 && expect_stat nt pool writes 16 && expect_stat nt host0 misses 1 &&
+		expect_stat nt host0 cached_lines 0 && expect_stat nt host0 writebacks 0
 }
 
 test_fence_waits_for_earlier_stores() {
@@ -112,7 +104,7 @@ test_fence_waits_for_earlier_stores() {
 	prun f --set 'workload[host0].program=nt_store 0 4KiB,fence,compute 1us' || return 1
 	# the fence ends when the last store is answered; then 1 us of compute
 	local last done
-	last=$(stat f host0 t_last_ps); done=$(stat f host0 prog_done_ps)
+	last=$(comp_stat f host0 t_last_ps); done=$(comp_stat f host0 prog_done_ps)
 	[ "$done" = $((last + 1000000)) ] || fail "program done at $done, last answer $last + 1 us" ||
 		return 1
 	[ "$(hist_mean f host0 op_fence_ps)" -gt 0 ] || fail "the fence waited for nothing"
@@ -127,14 +119,14 @@ test_atomic_is_a_read_for_ownership_then_a_hit() {
 	# first: the miss + the 12 ns cache; second: a dirty hit, 12 ns
 	[ "$(hist_mean at host0 op_atomic_ps)" = $(((miss + 12000 + 12000) / 2)) ] ||
 		fail "atomics took $(hist_mean at host0 op_atomic_ps) ps on average, miss $miss ps" || return 1
-	expect at pool reads 1 && expect at pool writes 0
+	expect_stat at pool reads 1 && expect_stat at pool writes 0
 }
 
 test_atomic_on_a_line_another_host_holds_snoops_it() {
 	prog_cfg
 	prun bi --set memory.dcoh.entries=1024 --set 'workload[host0].program=store 0' \
 		--set 'workload[host1].program=compute 2us,atomic 0' || return 1
-	expect bi host0 bisnp 1 && expect bi host0 birsp_dirty_lines 1 && expect bi host1 bisnp 0 ||
+	expect_stat bi host0 bisnp 1 && expect_stat bi host0 birsp_dirty_lines 1 && expect_stat bi host1 bisnp 0 ||
 		return 1
 	prun alone --set memory.dcoh.entries=1024 --set 'workload[host1].program=compute 2us,atomic 0' ||
 		return 1
@@ -161,7 +153,7 @@ test_programs_conserve_and_match_on_1_to_4_ranks() {
 	[ "$issued" = "$completed" ] && [ "$issued" -gt 0 ] || fail "issued $issued, completed $completed" ||
 		return 1
 	# every process of both hosts finished: 3 x 20 x 6 and 3 x 20 x 4 operations
-	expect r1 host0 ops 360 && expect r1 host1 ops 240 && expect r1 host0 cut_by_end 0 || return 1
+	expect_stat r1 host0 ops 360 && expect_stat r1 host1 ops 240 && expect_stat r1 host0 cut_by_end 0 || return 1
 	for s in outstanding_at_end birsp_waiting queued_at_end responses_waiting; do
 		[ "$(csv_sum r1/components.csv $s)" = 0 ] || fail "$s = $(csv_sum r1/components.csv $s)" ||
 			return 1
@@ -193,31 +185,31 @@ test_wait_flag_sees_a_cached_flag_only_after_flush_and_fence() {
 	# with the flush: seen, after the write-back reached the memory (host0 is
 	# done when its answer is back, about half a round trip later)
 	local w0 w1 polls
-	w0=$(stat yes host0 prog_done_ps); w1=$(stat yes host1 prog_done_ps)
-	polls=$(stat yes host1 polls)
+	w0=$(comp_stat yes host0 prog_done_ps); w1=$(comp_stat yes host1 prog_done_ps)
+	polls=$(comp_stat yes host1 polls)
 	echo "writer done at $w0 ps, reader saw the flag at $w1 ps after $polls polls"
 	[ "$w1" -gt 5000000 ] && [ "$polls" -gt 2 ] || fail "seen at $w1 ps after $polls polls" || return 1
 	[ "$w1" -gt $((w0 - 300000)) ] || fail "seen at $w1 ps, long before the write-back ($w0 ps)" ||
 		return 1
-	expect yes host1 cut_by_end 0 && expect yes pool writes 1 || return 1
+	expect_stat yes host1 cut_by_end 0 && expect_stat yes pool writes 1 || return 1
 	# without it: never seen, however long the reader polls
-	expect no host1 cut_by_end 1 && expect no host1 ops 0 && expect no pool writes 0 || return 1
-	[ "$(stat no host1 polls)" -gt 10 ] || fail "only $(stat no host1 polls) polls in 20 us"
+	expect_stat no host1 cut_by_end 1 && expect_stat no host1 ops 0 && expect_stat no pool writes 0 || return 1
+	[ "$(comp_stat no host1 polls)" -gt 10 ] || fail "only $(comp_stat no host1 polls) polls in 20 us"
 }
 
 test_wait_flag_sees_an_nt_flag_and_hdmdb_without_flush() {
 	prog_cfg
 	prun nt --set 'workload[host0].program=compute 2us,set_flag 0x1000 3 nt' \
 		--set 'workload[host1].program=wait_flag 0x1000 3' || return 1
-	expect nt host1 cut_by_end 0 && expect nt host1 ops 1 && expect nt pool writes 1 || return 1
+	expect_stat nt host1 cut_by_end 0 && expect_stat nt host1 ops 1 && expect_stat nt pool writes 1 || return 1
 	# HDM-DB: the poll back-invalidates the writer's dirty line, value and all
 	prun bi --set memory.dcoh.entries=1024 \
 		--set 'workload[host0].program=set_flag 0x1000 9,compute 50us' \
 		--set 'workload[host1].program=compute 2us,wait_flag 0x1000 9' || return 1
-	expect bi host1 cut_by_end 0 && expect bi host1 polls 1 && expect bi host0 bisnp 1 &&
-		expect bi host0 birsp_dirty_lines 1 || return 1
+	expect_stat bi host1 cut_by_end 0 && expect_stat bi host1 polls 1 && expect_stat bi host0 bisnp 1 &&
+		expect_stat bi host0 birsp_dirty_lines 1 || return 1
 	# a counter: waiting for 5 sees 5, 6 or more (serial numbers), not 4
 	prun ser --set 'workload[host0].program=set_flag 0x1000 65535 nt,set_flag 0x1000 6 nt' \
 		--set 'workload[host1].program=compute 5us,wait_flag 0x1000 5' || return 1
-	expect ser host1 cut_by_end 0 && expect ser host1 polls 1
+	expect_stat ser host1 cut_by_end 0 && expect_stat ser host1 polls 1
 }
