@@ -85,6 +85,19 @@ static int64_t bisection_exact(const csr *g)
 	return best;
 }
 
+/* The memory groups (fab_group.c): who can share memory with whom. */
+static void describe_groups(const fabric *f, FILE *out)
+{
+	uint32_t lo = UINT32_MAX;
+
+	if (!f->ngroups)
+		return;
+	for (uint32_t g = 0; g < f->ngroups; g++)
+		lo = f->group_size[g] < lo ? f->group_size[g] : lo;
+	fprintf(out, "  memory groups (requesters reaching the same devices; host programs talk "
+		"within one): %u, of %u..%u requesters\n", f->ngroups, lo, f->group_max);
+}
+
 /**
  * fab_bisection - connections cut by a balanced 2-way split of the switches
  * (edge ports balanced; see the top of this file); -1 if < 2 switches.
@@ -174,6 +187,7 @@ void fab_describe(const fabric *f, FILE *out)
 		r->nsw, r->nsets, (double)fab_route_bytes(r) / 1024.0,
 		pairs ? 100.0 * (double)r->multipath / (double)pairs : 0.0,
 		fab_route_checksum(r));
+	describe_groups(f, out);
 	fab_pod_describe(f, out);
 }
 

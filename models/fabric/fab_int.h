@@ -118,6 +118,12 @@ struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 	fab_route route;         /* routing tables (after fab_finish) */
 	fab_pod *pod;            /* octopus: the pod's design and hosts (fab_octo.h), owned;
 				    NULL for the other kinds */
+	/* memory groups (fab_group.c): requesters reaching the same devices */
+	uint32_t *req_group;     /* [requester index] its group */
+	uint32_t *req_gindex;    /* [requester index] its index in the group, node order */
+	uint32_t *group_size;    /* [group] requesters */
+	uint32_t ngroups;        /* groups */
+	uint32_t group_max;      /* requesters of the largest group */
 };
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency);
@@ -148,6 +154,9 @@ uint32_t fab_find(const fabric *f, const char *name);
  * cannot all reach each other.
  */
 int fab_finish(fabric *f, sim_graph *g, cxl_err *err);
+
+/* fab_group_requesters - the memory groups (fab_group.c); at the end of fab_finish. */
+void fab_group_requesters(fabric *f);
 
 /* fab_peer - the node at the other end of port @port of node @n. */
 static inline uint32_t fab_peer(const fabric *f, uint32_t n, uint32_t port)

@@ -86,6 +86,19 @@ uint32_t fab_view_switched_targets(const fab_view *v);
  */
 uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out);
 
+/**
+ * fab_view_mem_group - requester @comp's memory group: the requesters that
+ * reach exactly the devices it reaches (fab_view_targets), so that an
+ * address means the same memory to each of them; two groups never share a
+ * device.  A switched pool is one group, an Octopus pod one per device
+ * (its heads).  *@index = its place in the group (node order), *@size =
+ * the group's requesters.
+ */
+void fab_view_mem_group(const fab_view *v, uint32_t comp, uint32_t *index, uint32_t *size);
+
+/* fab_view_mem_groups - the number of memory groups; *@largest = requesters of the largest. */
+uint32_t fab_view_mem_groups(const fab_view *v, uint32_t *largest);
+
 /* fab_view_route_len - buses on the oblivious route from endpoint @comp to PBR id @pbr (0: none). */
 uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr);
 

@@ -28,6 +28,9 @@ void fab_free(fabric *f)
 	free(f->mem_pbr);
 	fab_route_free(&f->route);
 	fab_pod_free(f->pod);
+	free(f->req_group);
+	free(f->req_gindex);
+	free(f->group_size);
 	*f = (fabric){ 0 };
 }
 
@@ -327,5 +330,6 @@ int fab_finish(fabric *f, sim_graph *g, cxl_err *err)
 		f->conn_of_comp[i] = UINT32_MAX;
 	for (uint32_t c = 0; c < f->nconn; c++)
 		f->conn_of_comp[f->conn[c].bus] = c;
+	fab_group_requesters(f);
 	return 0;
 }

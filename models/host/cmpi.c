@@ -24,8 +24,12 @@
  *              its bytes are `size`: the one-way latency OSU reports is
  *              half the mark's time (the analysis halves it).
  *
- * Peers (hosts that run programs, n = ctx.nhosts >= 2; process p of a host
- * only ever talks to process p of other hosts):
+ * Peers: the n = ctx.nhosts hosts of this host's memory group, those that
+ * reach exactly the memory devices it reaches (fab_view_mem_group: every
+ * host of a switched pool; in an Octopus pod the heads of one device, so
+ * every pair of hosts sharing a device talks through it, on their ports
+ * to it).  A host alone in its group idles.  Process p of a host only
+ * ever talks to process p of other hosts:
  *   pairs      host 2k is the origin / sender / pinger, 2k + 1 the target /
  *              receiver / ponger (cMPI: half origins, half targets); with
  *              n odd the last host has no partner and idles (no operations).
@@ -228,10 +232,6 @@ static int read_layout(cmpi *s, const prog_ctx *ctx, const cfg *cf, cxl_err *err
 	int64_t procs = cfg_int(cf, "workload.cmpi.procs");
 
 	s->host = ctx->host, s->nhosts = ctx->nhosts;
-	if (n < 2)
-		return cfg_error_at(cf, "workload.cmpi.peers", err,
-				    "needs at least 2 hosts running programs (there is %u)",
-				    ctx->nhosts);
 	if (procs > (int64_t)ctx->cores)
 		return cfg_error_at(cf, "workload.cmpi.procs", err,
 				    "%lld processes, more than host.cores (%u)", (long long)procs,
@@ -305,7 +305,7 @@ uint64_t cmpi__slot(const cmpi *s, uint32_t a, uint32_t b, uint32_t p)
 
 /*
  * cmpi_init - prog_gen.init: read workload.cmpi.* for the host of @ctx.
- * Errors (CXL_EINVAL, at the key): fewer than 2 hosts, procs > host.cores,
+ * Errors (CXL_EINVAL, at the key): procs > host.cores,
  * sizes or cell not powers of two, min_size > max_size, a header that is
  * not a multiple of 64 or fills the cell, a base not 256-aligned, a layout
  * beyond 2^63 bytes.

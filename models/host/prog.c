@@ -577,11 +577,13 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "host.cores", err,
 				    "%u processes x workload.queue %u = %llu transactions in flight; "
 				    "at most 65535", cores, r->queue, (unsigned long long)slots);
-	if (r->ntargets != fab_view_ntargets(r->fv))
+	uint32_t gi, gn, largest;
+	fab_view_mem_group(r->fv, c->id, &gi, &gn);
+	fab_view_mem_groups(r->fv, &largest);
+	if (largest < 2)
 		return cfg_error_at(cf, "workload.pattern", err,
-				    "host programs need every host to reach every memory device "
-				    "(%s reaches %u of %u)", c->name, r->ntargets,
-				    fab_view_ntargets(r->fv));
+				    "host programs need hosts that share memory: no two hosts reach "
+				    "the same memory devices");
 	pr->pq = r->queue;
 	r->queue = (uint32_t)slots;
 	pr->nproc = cores;
@@ -592,8 +594,7 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	pr->mps = fab_view_roles(r->fv, peer) & FAB_ROLE_BUS ?
 			  bus_max_payload(sim_cfg_of(c, peer)) : 4096;
 	prog_ctx ctx = {
-		.host = fab_view_requester_index(r->fv, c->id),
-		.nhosts = fab_view_nrequesters(r->fv),
+		.host = gi, .nhosts = gn,
 		.cores = cores, .mps = pr->mps, .ndevices = r->ntargets,
 		.interleave = r->ilv_lines * CXL_LINE,
 	};

@@ -81,8 +81,9 @@ struct prog_op {
 /* What a generator knows of the host it generates for. */
 typedef struct prog_ctx prog_ctx;
 struct prog_ctx {
-	uint32_t host;       /* the host's index among the hosts that run programs */
-	uint32_t nhosts;     /* their number */
+	uint32_t host;       /* the host's index in its memory group (fab_view_mem_group:
+				the hosts reaching the same devices, node order) */
+	uint32_t nhosts;     /* the group's hosts */
 	uint32_t cores;      /* processes of this host (host.cores) */
 	uint32_t mps;        /* bus.max_payload of its link, bytes */
 	uint32_t ndevices;   /* memory devices of the address map */

@@ -1,8 +1,9 @@
 # t_octopus.sh - Octopus pods (topology.kind = "octopus") end to end: --check
 # of the 4-port device, 8-port host pod (S(2,4,25): 25 hosts, 50 devices,
 # all 300 pairs share a device) and of islands; a small pod runs with every
-# request answered and every credit home, byte-identical on 1-4 ranks; the
-# pod's config errors are one line, exit 2.
+# request answered and every credit home, byte-identical on 1-4 ranks; cMPI
+# all-to-all pairs hosts only through the devices they share; the pod's
+# config errors are one line, exit 2.
 
 test_octopus_check_25_host_pod() {
 	cxl 1 --check "$CONFIGS/octopus.cfg" > out.txt || return 1
@@ -50,6 +51,40 @@ test_octopus_runs_conserved_identical_on_1_to_4_ranks() {
 	cxl 3 -q "$CONFIGS/octopus.cfg" -o i3 --set workload.requests=30 --set topology.hosts=30 --partition metis || return 1
 	conserved i3 30 || return 1
 	cmp -s <(results i1/stats.json) <(results i3/stats.json) || fail "islands: 3 ranks differ"
+}
+
+# cMPI all-to-all on the pod: hosts talk only through the device they share,
+# on their ports to it; every one of the 300 host pairs exchanges, once each
+# way, and the run is byte-identical on 1-4 ranks.
+octopus_cmpi() {
+	local n=$1
+	cxl "$n" -q "$CONFIGS/octopus.cfg" -o "m$n" --set workload.pattern=cmpi \
+		--set workload.cmpi.op=sendrecv --set workload.cmpi.peers=alltoall \
+		--set workload.cmpi.min_size=1KiB --set workload.cmpi.max_size=1KiB \
+		--set workload.cmpi.iterations=2 --set workload.cmpi.warmup=0 --set workload.cmpi.window=4 \
+		--set host.cores=1 || fail "$n ranks: exit $?" || return 1
+	cmp -s <(results m1/stats.json) <(results "m$n/stats.json") || fail "cmpi: $n ranks differ from 1"
+}
+
+test_octopus_cmpi_alltoall_through_shared_devices() {
+	cxl 1 --check "$CONFIGS/octopus.cfg" > c.txt || return 1
+	grep -q 'memory groups (requesters reaching the same devices; host programs talk within one): 50, of 4..4 requesters' c.txt ||
+		fail "groups: $(grep 'memory groups' c.txt)" || return 1
+	each_rank_count octopus_cmpi || return 1
+	# each of the 200 ports sends 2 windows to each of its device's 3 other
+	# heads: 1200 marks, 1200 x 4 KiB, and each device wrote and read every
+	# byte it carried (cells of 1 KiB + 64 B header, twice: in, then out)
+	python3 - m1/stats.json <<'PY' || fail "marks" || return 1
+import json, sys
+c = json.load(open(sys.argv[1]))["components"]
+ports = [k for k in c if k.startswith("host") and "-" not in k]
+assert len(ports) == 200, len(ports)
+marks = sum(c[k]["mark_1KiB_count"] for k in ports)
+nbytes = sum(c[k]["mark_1KiB_bytes"] for k in ports)
+assert all(c[k]["mark_1KiB_count"] == 6 for k in ports), "every port marks 3 peers x 2 windows"
+assert (marks, nbytes) == (1200, 1200 * 4 * 1024), (marks, nbytes)
+print("marks", marks, "bytes", nbytes)
+PY
 }
 
 octopus_errors() {

@@ -171,7 +171,12 @@ test_program_errors() {
 	expect_error 1 ".*workload.program: operation 2 .repeat 3.: .repeat N. \\(N >= 1\\) must be the first operation" \
 		prog.cfg --set 'workload.program=load 0,repeat 3' || return 1
 	expect_error 1 ".*host.cores: 4096 processes x workload.queue 16 = 65536 transactions in flight; at most 65535" \
-		prog.cfg --set host.cores=4096
+		prog.cfg --set host.cores=4096 || return 1
+	# each host alone on its own device: no memory to share
+	sed 's/memories = \["pool"\];/memories = ["m0", "m1"];/; s/links = .*/links = ["host0 m0", "host1 m1"]; };/' \
+		prog.cfg > apart.cfg
+	expect_error 1 ".*workload.pattern: host programs need hosts that share memory: no two hosts reach the same memory devices" \
+		apart.cfg --set 'workload.program=load 0'
 }
 
 # host0 sets flag 0x1000 to 7 in its cache; host1 polls it.

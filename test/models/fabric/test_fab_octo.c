@@ -6,7 +6,8 @@
  * (for every pair of hosts, the devices both are wired to) as well as by
  * fab_pod_cover_of(): the 25-host pod of 4-port devices and 8-port hosts
  * (every pair shares exactly one device; 200 host ports, 50 devices, no
- * switch; each host port reaches exactly its device), islands (pairs in one
+ * switch; each host port reaches exactly its device, and the heads of a
+ * device are its memory group), islands (pairs in one
  * island share one device, pairs across islands none; the last island
  * keeps every device one of its hosts uses), the full and single designs,
  * determinism, uniform partition weights, the errors and the --check lines.
@@ -103,6 +104,19 @@ START_TEST(test_fab_octo_regular_pod_25_hosts)
 	ck_assert_uint_eq(c.share_min, 1);
 	ck_assert_uint_eq(c.share_max, 1);
 	ck_assert_uint_eq(c.nlist, 0);
+	/* memory groups: one per device, its 4 heads numbered 0..3 in node order */
+	uint32_t largest, gi, gn, seen[50] = { 0 };
+	ck_assert_uint_eq(fab_view_mem_groups(&f, &largest), 50);
+	ck_assert_uint_eq(largest, 4);
+	for (uint32_t n = 0; n < f.nnode; n++) {
+		if (f.node[n].kind != FAB_HOST)
+			continue;
+		uint32_t d;
+		ck_assert_int_eq(sscanf(f.node[fab_peer(&f, n, 0)].name, "mem%u", &d), 1);
+		fab_view_mem_group(&f, f.node[n].comp, &gi, &gn);
+		ck_assert_uint_eq(gn, 4);
+		ck_assert_uint_eq(gi, seen[d]++);
+	}
 	fab_fixture_drop(&f, &g);
 }
 END_TEST

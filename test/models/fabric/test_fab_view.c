@@ -144,6 +144,25 @@ START_TEST(test_fab_view_switches_and_buses)
 }
 END_TEST
 
+/* Memory groups: host0, host1 and accel0 reach mem0..mem2 through the
+ * switches, host2 and host3 only mh0; indices in node order. */
+START_TEST(test_fab_view_mem_groups)
+{
+	const fab_view *v = &f;
+	static const uint32_t req[] = { 1, 2, 6, 8, 10 }, index[] = { 0, 1, 2, 0, 1 },
+			      size[] = { 3, 3, 3, 2, 2 };
+	uint32_t gi, gn, largest;
+
+	for (uint32_t k = 0; k < sizeof(req) / sizeof(req[0]); k++) {
+		fab_view_mem_group(v, comp(req[k]), &gi, &gn);
+		ck_assert_uint_eq(gi, index[k]);
+		ck_assert_uint_eq(gn, size[k]);
+	}
+	ck_assert_uint_eq(fab_view_mem_groups(v, &largest), 2);
+	ck_assert_uint_eq(largest, 3);
+}
+END_TEST
+
 Suite *fab_view_suite(void)
 {
 	Suite *s = suite_create("fab_view");
@@ -154,6 +173,7 @@ Suite *fab_view_suite(void)
 	tcase_add_test(tc, test_fab_view_peers);
 	tcase_add_test(tc, test_fab_view_targets_and_routes);
 	tcase_add_test(tc, test_fab_view_switches_and_buses);
+	tcase_add_test(tc, test_fab_view_mem_groups);
 	suite_add_tcase(s, tc);
 	return s;
 }

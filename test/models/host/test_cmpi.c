@@ -431,7 +431,6 @@ START_TEST(test_cmpi_config_errors)
 		"workload.cmpi.cell=16KiB", "workload.cmpi.cell_header=16KiB", NULL,
 	};
 	static const char *const base[] = { "workload.cmpi.base=100B", NULL };
-	static const char *const none[] = { NULL };
 	static const char *const four[] = { "workload.cmpi.procs=4", NULL };
 	const cfg_schema *const schemas[] = { &prog_cmpi_schema };
 	const char *const too_big[] = { "workload.cmpi.max_size=16MiB" };
@@ -451,7 +450,6 @@ START_TEST(test_cmpi_config_errors)
 	expect_error(hdr, 0, 2, 1, "workload.cmpi.cell_header: 96 bytes: a multiple of 64");
 	expect_error(hdr_big, 0, 2, 1, "workload.cmpi.cell_header: 16384 bytes");
 	expect_error(base, 0, 2, 1, "workload.cmpi.base: 100 is not a multiple of 256 bytes");
-	expect_error(none, 0, 1, 1, "workload.cmpi.peers: needs at least 2 hosts");
 	cfx_gen_open(&g, four, 0, 2, 4);  /* procs = cores is fine */
 	cfx_gen_close(&g);
 	memset(&err, 0, sizeof(err));
@@ -459,6 +457,26 @@ START_TEST(test_cmpi_config_errors)
 	ck_assert_ptr_nonnull(strstr(err.msg, "out of range"));
 	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(cfg_load(&cf, NULL, schemas, 1, bad_op, 1, &err), CXL_EINVAL);
+}
+END_TEST
+
+/* A host alone in its memory group (an Octopus device with one head) has no peer: it idles. */
+START_TEST(test_cmpi_lone_host_idles)
+{
+	tgen g;
+
+	static const char *const alone[][2] = {
+		{ "workload.cmpi.peers=pairs", NULL }, { "workload.cmpi.peers=ring", NULL },
+		{ "workload.cmpi.peers=alltoall", NULL },
+	};
+	for (size_t i = 0; i < NELEMS(alone); i++) {
+		prog_op op;
+		cfx_gen_open(&g, alone[i], 0, 1, 2);
+		ck_assert_uint_eq(prog_cmpi_gen.total(g.st), 0);
+		ck_assert_int_eq(prog_cmpi_gen.next(g.st, 0, &op), 0);
+		ck_assert_int_eq(prog_cmpi_gen.next(g.st, 1, &op), 0);
+		cfx_gen_close(&g);
+	}
 }
 END_TEST
 
@@ -498,6 +516,7 @@ Suite *cmpi_suite(void)
 	tcase_add_test(ops, test_cmpi_chunks_in_stream);
 	suite_add_tcase(s, ops);
 	tcase_add_test(layout, test_cmpi_alltoall_schedule);
+	tcase_add_test(layout, test_cmpi_lone_host_idles);
 	suite_add_tcase(s, layout);
 	tcase_add_test(cfgs, test_cmpi_config_errors);
 	tcase_add_test(cfgs, test_cmpi_layout_overflow);
