@@ -5,8 +5,11 @@ folder under $FIG_OUT/runs/, and reads its stats.json and components.csv
 (bandwidth and latency as the summary measures them: over the window
 [simulation.warmup, end or last answer), models/fabric/README.md; a run's
 summary.warnings are printed);
+reads a host program's marks (models/host/README.md, "Host programs");
 writes a figure's data as CSV and markdown beside its PNG in $FIG_OUT
-(default out/figures); draws with matplotlib's Agg backend.
+(default out/figures); draws with matplotlib's Agg backend (size_axis: a
+log2 axis of message sizes labelled 1B, 64KiB, 1MiB; log_y: a log axis
+with plain tick labels).
 """
 import concurrent.futures
 import csv
@@ -18,6 +21,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.ticker  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -35,6 +39,37 @@ plt.rcParams.update({"figure.dpi": 110, "font.size": 9, "axes.grid": True,
 def cfg(name):
     """Path of configs/NAME."""
     return os.path.join(ROOT, "configs", name)
+
+
+def size_name(n):
+    """A byte count as the cmpi generator names its mark classes: 1B, 64KiB, 8MiB."""
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d%s" % (n >> shift, unit)
+    return "%dB" % n
+
+
+def pow2(lo, hi):
+    """The powers of two from LO to HI, both included."""
+    out = [lo]
+    while out[-1] * 2 <= hi:
+        out.append(out[-1] * 2)
+    return out
+
+
+def size_axis(ax, sizes, label="message size"):
+    """A log2 x axis over SIZES (powers of two, bytes), every second one named."""
+    ax.set_xscale("log", base=2)
+    ticks = [s for s in sizes if (s.bit_length() - sizes[0].bit_length()) % 2 == 0]
+    ax.set_xticks(ticks, [size_name(s) for s in ticks], rotation=45)
+    ax.minorticks_off()
+    ax.set_xlabel(label)
+
+
+def log_y(ax):
+    """A log y axis whose ticks read as plain numbers (0.01, 1, 100)."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v))
 
 
 def port_bw(gen=3, lanes=1, header=20):
@@ -58,6 +93,13 @@ class Run:
     def of_type(self, kind):
         """Names of the components of type KIND (bus, host, switch, memory)."""
         return sorted(c for c, t in self.types.items() if t == kind)
+
+    def mark(self, host, cls):
+        """Host HOST's mark class CLS (a host program's `mark`): count,
+        bytes, sum_ps (the intervals added up) and mean_ps."""
+        m = {k: self.num(host, "mark_%s_%s" % (cls, k)) for k in ("count", "bytes", "sum_ps")}
+        m["mean_ps"] = self.num(host, "mark_%s_ps.mean" % cls)
+        return m
 
     def window_ns(self):
         """Length of the measurement window, ns (summary.window.length_ns):
