@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "test/core/cfg_fixture.h"
+#include "test/core/panic_fixture.h"
 
 /* ---- loading valid files ------------------------------------------------ */
 
@@ -512,6 +513,7 @@ START_TEST(test_cfg_getter_unknown_path_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_int(\"phold.lp\"): no such key in any schema");
 	cfg_int(c, "phold.lp");
 }
 END_TEST
@@ -521,6 +523,7 @@ START_TEST(test_cfg_getter_wrong_type_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_float(\"phold.lps\"): the key is a int");
 	cfg_float(c, "phold.lps");
 }
 END_TEST
@@ -530,6 +533,7 @@ START_TEST(test_cfg_enum_getter_on_string_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_enum(\"sim.name\"): the key is a string");
 	cfg_enum(c, "sim.name");
 }
 END_TEST
@@ -539,6 +543,7 @@ START_TEST(test_cfg_list_getter_on_scalar_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_list(\"sim.name\"): the key is a string");
 	cfg_list(c, "sim.name", NULL);
 }
 END_TEST
@@ -548,6 +553,7 @@ START_TEST(test_cfg_str_getter_on_list_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_str(\"" SWITCHES "\"): the key is a list");
 	cfg_str(c, SWITCHES);
 }
 END_TEST
@@ -562,6 +568,7 @@ START_TEST(test_cfg_list_bad_bound_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema bound of t.names: bad element count \"-1\"");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
@@ -571,6 +578,7 @@ START_TEST(test_cfg_duplicate_schema_path_panics)
 	const cfg_schema *const twice[] = { cfgt_schemas[0], cfgt_schemas[0] };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema key \"sim.end\" is defined twice");
 	cfg_load(&c, NULL, twice, 2, NULL, 0, NULL);
 }
 END_TEST
@@ -586,6 +594,7 @@ START_TEST(test_cfg_key_and_group_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema path \"a.b\" is both a key and a group");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
@@ -600,6 +609,7 @@ START_TEST(test_cfg_bad_default_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema default of a.b: 1 is out of range (expected >= 2)");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST

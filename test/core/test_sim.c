@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test/core/panic_fixture.h"
 #include "test/core/sim_fixture.h"
 
 /* Test-model parameters, set by a test before sim_engine_init. */
@@ -320,11 +321,13 @@ START_TEST(test_sim_global_send_at_lookahead)
 }
 END_TEST
 
-static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst)
+static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst,
+			      const char *what)
 {
 	sim_graph g;
 	simt_run r;
 
+	panict_expect(what);
 	glob_graph(&g, lookahead);
 	glob_delay = delay;
 	glob_dst = dst;
@@ -334,19 +337,20 @@ static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst)
 
 START_TEST(test_sim_global_send_below_lookahead_panics)
 {
-	glob_expect_panic(100, 99, 2);
+	glob_expect_panic(100, 99, 2, "g0: global send with delay 99 ps below the declared "
+			  "global lookahead 100 ps");
 }
 END_TEST
 
 START_TEST(test_sim_global_send_without_lookahead_panics)
 {
-	glob_expect_panic(0, 1000, 2);
+	glob_expect_panic(0, 1000, 2, "g0: global send, but the system declares no global lookahead");
 }
 END_TEST
 
 START_TEST(test_sim_global_send_unknown_dst_panics)
 {
-	glob_expect_panic(100, 100, 3);
+	glob_expect_panic(100, 100, 3, "g0: global send to component 3 of 3");
 }
 END_TEST
 
