@@ -10,10 +10,11 @@
  *
  * Covered: the ordering key (time, dst, src, seq) whatever the send order;
  * port sends (delay + latency, the peer's port, both directions, several
- * ports); zero-delay self sends run after the current event at the same
- * time; global sends and their lookahead panics; re-sending the handled
- * event reuses it, an unsent one returns to the pool; a link of latency 0
- * is refused.
+ * ports; a delay + latency past 2^64 ps panics instead of wrapping);
+ * zero-delay self sends run after the current event at the same time;
+ * global sends and their lookahead panics; re-sending the handled event
+ * reuses it, an unsent one returns to the pool; a link of latency 0 is
+ * refused.
  */
 #include <check.h>
 #include <signal.h>
@@ -197,6 +198,36 @@ START_TEST(test_sim_port_send_delay_latency_peer_port)
 	}
 	simt_close(&r);
 	graph_free(&g);
+}
+END_TEST
+
+/* A port send whose delay + link latency passes 2^64 ps panics instead of wrapping. */
+static int far_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	(void)state, (void)cf, (void)err;
+	if (c->id == 0)
+		sim_send_port(c, sim_event_new(c), 0, SIM_TIME_MAX - 5); /* + 10: wraps to 4 */
+	return 0;
+}
+
+static const model_ops far_ops = { "far", 0, far_init, probe_event, NULL, NULL };
+
+START_TEST(test_sim_port_send_overflow_panics)
+{
+	sim_graph g;
+	simt_run r;
+
+	graph_init(&g);
+	simt_add(&g, &far_ops, "near");
+	simt_add(&g, &far_ops, "far");
+	graph_add_link(&g, 0, 0, 1, 0, 10, 1);
+	simt_open(&r, &g, "1us", 1);
+	panict_expect("near sends on port 0 with delay 18446744073709551610 ps + link latency "
+		      "10 ps: the time would overflow");
+	simt_init(&r);
+	simt_go(&r); /* before the fix: "far" got the message at 4 ps */
+	ck_abort_msg("no panic; %zu events logged, the first at %llu ps", simt_log_n,
+		     simt_log_n ? (unsigned long long)simt_log[0].t : 0ULL);
 }
 END_TEST
 
@@ -458,6 +489,7 @@ Suite *sim_suite(void)
 	tcase_add_test(sends, test_sim_port_send_delay_latency_peer_port);
 	tcase_add_test(sends, test_sim_self_send_zero_delay_after_current);
 	tcase_add_test(sends, test_sim_global_send_at_lookahead);
+	tcase_add_test_raise_signal(misuse, test_sim_port_send_overflow_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_below_lookahead_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_without_lookahead_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_unknown_dst_panics, SIGABRT);
