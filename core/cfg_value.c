@@ -12,6 +12,10 @@
  * setting or text (bytes), or from a string with a unit; both go through
  * size_parse(), so a negative integer gets the same error as "-1KiB".
  *
+ * CFG_TIME values are at most CFG_TIME_LIMIT (cfg.h): a time key without
+ * a `max` gets it as its max (max_text()), so the limit is checked, printed
+ * and reported like any other bound.
+ *
  * CFG_LIST values are string lists: from an array or list setting whose
  * elements are all strings, or from comma-separated text (split_list());
  * their range is on the element count (a bound is a cfg_value whose nlist
@@ -429,11 +433,19 @@ static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 	}
 }
 
+/* The upper bound of @k as text: its own, or for a time CFG_TIME_LIMIT; NULL if none. */
+static const char *max_text(const cfg_key *k)
+{
+	if (k->max || k->type != CFG_TIME)
+		return k->max;
+	return CFG_TIME_LIMIT_TEXT;
+}
+
 static int has_range(const cfg_key *k)
 {
-	return (k->min || k->max) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
-				      k->type == CFG_TIME || k->type == CFG_LIST ||
-				      k->type == CFG_SIZE);
+	return (k->min || max_text(k)) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
+					   k->type == CFG_TIME || k->type == CFG_LIST ||
+					   k->type == CFG_SIZE);
 }
 
 /**
@@ -447,14 +459,16 @@ static int has_range(const cfg_key *k)
  */
 char *cfg__range_text(const cfg_key *k, char *buf, size_t n)
 {
+	const char *max = max_text(k);
+
 	if (!has_range(k))
 		snprintf(buf, n, "-");
-	else if (k->min && k->max)
-		snprintf(buf, n, "%s to %s", k->min, k->max);
+	else if (k->min && max)
+		snprintf(buf, n, "%s to %s", k->min, max);
 	else if (k->min)
 		snprintf(buf, n, ">= %s", k->min);
 	else
-		snprintf(buf, n, "<= %s", k->max);
+		snprintf(buf, n, "<= %s", max);
 	return buf;
 }
 
@@ -484,7 +498,7 @@ static int check_range(const cfg_key *k, const cfg_value *v, cxl_err *e)
 	if (!has_range(k))
 		return 0;
 	const cfg_value lo = k->min ? bound(k, k->min) : *v;
-	const cfg_value hi = k->max ? bound(k, k->max) : *v;
+	const cfg_value hi = max_text(k) ? bound(k, max_text(k)) : *v;
 	if (value_cmp(k, v, &lo) >= 0 && value_cmp(k, v, &hi) <= 0)
 		return 0;
 	char vbuf[64], rbuf[256];
@@ -516,6 +530,9 @@ int cfg__value_default(const cfg_key *k, cfg_value *v)
 		bound(k, k->min);
 	if (has_range(k) && k->max)
 		bound(k, k->max);
+	if (k->type == CFG_TIME && k->max && bound(k, k->max).t > CFG_TIME_LIMIT)
+		CXL_PANIC("cfg: schema bound of %s: max %s is above the limit of every time, %s",
+			  k->path, k->max, CFG_TIME_LIMIT_TEXT);
 	if (!k->def)
 		return 0;
 	if (parse_text(k, k->def, v, &e) || check_range(k, v, &e))

@@ -237,7 +237,32 @@ START_TEST(test_cfg_out_of_range_time)
 	cfgt_expect_file_error("sim = { end = \"1.5s\"; };\n",
 			  ":1: sim.end: 1.5s is out of range (expected 1ps to 1s)");
 	cfgt_expect_file_error("phold = { lookahead = \"0ns\"; };\n",
-			  ":1: phold.lookahead: 0ps is out of range (expected >= 1ps)");
+			  ":1: phold.lookahead: 0ps is out of range (expected 1ps to 3600s)");
+}
+END_TEST
+
+/* Every time is at most CFG_TIME_LIMIT, whether its key has a max or not. */
+START_TEST(test_cfg_time_limit)
+{
+	cfg *c = cfgt_load_text_ok("phold = { lps = 1; lookahead = \"3600s\"; };\n");
+
+	ck_assert_uint_eq(cfg_time(c, "phold.lookahead"), CFG_TIME_LIMIT);
+	cfg_free(c);
+	cfgt_expect_file_error("phold = { lookahead = \"3600.000000000001s\"; };\n",
+			  ":1: phold.lookahead: 3600.000000000001s is out of range "
+			  "(expected 1ps to 3600s)");
+	cfgt_expect_file_error("phold = { lookahead = \"never\"; };\n",
+			  ":1: phold.lookahead: 18446744073709551615ps is out of range "
+			  "(expected 1ps to 3600s)");
+	cfgt_expect_set_error("phold.lookahead=18446744073709551615ps",
+			      "--set phold.lookahead=18446744073709551615ps: phold.lookahead: "
+			      "18446744073709551615ps is out of range (expected 1ps to 3600s)");
+	cfgt_expect_set_error("phold.mean.delay=9223372036854775808ps",
+			      "--set phold.mean.delay=9223372036854775808ps: phold.mean.delay: "
+			      "9223372.036854775808s is out of range (expected <= 3600s)");
+	/* a key's own max still applies below the limit */
+	cfgt_expect_file_error("sim = { end = \"3600s\"; };\n",
+			  ":1: sim.end: 3600s is out of range (expected 1ps to 1s)");
 }
 END_TEST
 
@@ -599,6 +624,21 @@ START_TEST(test_cfg_key_and_group_schema_panics)
 }
 END_TEST
 
+static const cfg_key time_max_keys[] = {
+	{ .path = "a.t", .type = CFG_TIME, .def = "1ns", .min = "0ps", .max = "3601s" },
+};
+
+START_TEST(test_cfg_time_max_above_limit_schema_panics)
+{
+	const cfg_schema s = { "bad", time_max_keys, NELEMS(time_max_keys) };
+	const cfg_schema *const list[] = { &s };
+	cfg *c = NULL;
+
+	panict_expect("cfg: schema bound of a.t: max 3601s is above the limit of every time, 3600s");
+	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
+}
+END_TEST
+
 static const cfg_key bad_default_keys[] = {
 	{ .path = "a.b", .type = CFG_INT, .def = "1", .min = "2" },
 };
@@ -635,6 +675,7 @@ static TCase *file_errors_case(void)
 	tcase_add_test(tc, test_cfg_out_of_range_int);
 	tcase_add_test(tc, test_cfg_out_of_range_float);
 	tcase_add_test(tc, test_cfg_out_of_range_time);
+	tcase_add_test(tc, test_cfg_time_limit);
 	tcase_add_test(tc, test_cfg_negative_time);
 	tcase_add_test(tc, test_cfg_bad_time);
 	tcase_add_test(tc, test_cfg_bad_enum_choice);
@@ -671,6 +712,7 @@ static TCase *panics_case(void)
 	tcase_add_test_raise_signal(tc, test_cfg_duplicate_schema_path_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_key_and_group_schema_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_bad_default_schema_panics, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_cfg_time_max_above_limit_schema_panics, SIGABRT);
 	return tc;
 }
 
