@@ -83,6 +83,29 @@ START_TEST(test_cfg_int64_and_float_from_int)
 }
 END_TEST
 
+/*
+ * libconfig 1.5 reads an integer without the L suffix into an int (4294967296
+ * as 0, 0x7fffffffffffffff as -1): cfg reads the literal again, exactly.
+ */
+START_TEST(test_cfg_int_beyond_32_bits_exact)
+{
+	cfg *c = cfgt_load_text_ok("sim = { seed = 4294967296; };\n"
+				   "phold = { lps = 1; big = 0x7fffffffffffffff;\n"
+				   "  remote = 0; mean = { weight = 4294967297; }; };\n");
+
+	ck_assert_int_eq(cfg_int(c, "sim.seed"), INT64_C(4294967296));
+	ck_assert_int_eq(cfg_int(c, "phold.big"), INT64_MAX);
+	ck_assert_double_eq(cfg_float(c, "phold.mean.weight"), 4294967297.0);
+	cfg_free(c);
+	/* a name and its value on different lines; the name inside a string first */
+	c = cfgt_load_text_ok("phold = { lps = 1; big\n  =\n  -9223372036854775808; };\n"
+			      "sim = { name = \"seed = 5\"; seed = 4294967296; };\n");
+	ck_assert_int_eq(cfg_int(c, "phold.big"), INT64_MIN);
+	ck_assert_int_eq(cfg_int(c, "sim.seed"), INT64_C(4294967296));
+	cfg_free(c);
+}
+END_TEST
+
 /* ---- file errors ---------------------------------------------------------- */
 
 START_TEST(test_cfg_required_missing)
@@ -238,6 +261,24 @@ START_TEST(test_cfg_out_of_range_time)
 			  ":1: sim.end: 1.5s is out of range (expected 1ps to 1s)");
 	cfgt_expect_file_error("phold = { lookahead = \"0ns\"; };\n",
 			  ":1: phold.lookahead: 0ps is out of range (expected 1ps to 3600s)");
+}
+END_TEST
+
+/* An integer that does not fit in 64 bits is reported as written, not as libconfig wraps it. */
+START_TEST(test_cfg_int_beyond_64_bits)
+{
+	cfgt_expect_file_error("sim = { seed = 0xffffffffffffffff; };\n",
+			  ":1: sim.seed: 0xffffffffffffffff is out of range (expected >= 0, within "
+			  "-2^63 to 2^63-1)");
+	cfgt_expect_file_error("phold = {\n  lps = 1;\n  big = 18446744073709551615;\n};\n",
+			  ":3: phold.big: 18446744073709551615 is out of range (expected an integer "
+			  "within -2^63 to 2^63-1)");
+	cfgt_expect_file_error("phold = { lps = -9223372036854775809L; };\n",
+			  ":1: phold.lps: -9223372036854775809L is out of range (expected 1 to "
+			  "1000000, within -2^63 to 2^63-1)");
+	cfgt_expect_set_error("sim.seed=18446744073709551615",
+			      "--set sim.seed=18446744073709551615: sim.seed: 18446744073709551615 is "
+			      "out of range (expected >= 0, within -2^63 to 2^63-1)");
 }
 END_TEST
 
@@ -416,8 +457,8 @@ START_TEST(test_cfg_set_bad_value)
 	cfgt_expect_set_error("phold.lps= 3",
 			 "--set phold.lps= 3: phold.lps: bad value \" 3\" (expected an integer)");
 	cfgt_expect_set_error("phold.big=9223372036854775808",
-			 "--set phold.big=9223372036854775808: phold.big: bad value "
-			 "\"9223372036854775808\" (expected an integer)");
+			 "--set phold.big=9223372036854775808: phold.big: 9223372036854775808 is "
+			 "out of range (expected an integer within -2^63 to 2^63-1)");
 	cfgt_expect_set_error("phold.remote=half",
 			 "--set phold.remote=half: phold.remote: bad value \"half\" (expected a number)");
 	cfgt_expect_set_error("phold.remote=nan",
@@ -676,6 +717,7 @@ static TCase *file_errors_case(void)
 	tcase_add_test(tc, test_cfg_out_of_range_float);
 	tcase_add_test(tc, test_cfg_out_of_range_time);
 	tcase_add_test(tc, test_cfg_time_limit);
+	tcase_add_test(tc, test_cfg_int_beyond_64_bits);
 	tcase_add_test(tc, test_cfg_negative_time);
 	tcase_add_test(tc, test_cfg_bad_time);
 	tcase_add_test(tc, test_cfg_bad_enum_choice);
@@ -726,6 +768,7 @@ Suite *cfg_suite(void)
 	tcase_add_test(valid, test_cfg_defaults);
 	tcase_add_test(valid, test_cfg_no_file);
 	tcase_add_test(valid, test_cfg_int64_and_float_from_int);
+	tcase_add_test(valid, test_cfg_int_beyond_32_bits_exact);
 	tcase_add_test(valid, test_cfg_range_bounds_inclusive);
 	tcase_add_test(origin, test_cfg_error_at_origins);
 	tcase_add_test(origin, test_cfg_error_at_default_without_file);

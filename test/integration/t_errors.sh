@@ -121,3 +121,16 @@ test_tiny_rate_refused() {
 	expect_error 1 '--set workload.rate=0.000000000001B/s: workload.rate: "0.000000000001B/s" is less than one 64-byte request per 3600s' \
 		"$CONFIGS/chain.cfg" --set simulation.end=2us --set workload.rate=0.000000000001B/s
 }
+
+# libconfig 1.5 wraps integers beyond 32 bits: `seed = 0xffffffffffffffff`
+# was refused as "-1", and `seed = 4294967296` ran with seed 0.  The file's
+# literal is read exactly: the first is refused as written, the second is
+# the run's seed (stats.json run.seed, --check).
+test_seed_literal_as_written() {
+	printf 'simulation = { end = "50ns"; seed = 0xffffffffffffffff; };\nphold = { lps = 16; };\n' > bad.cfg
+	expect_error 2 'bad.cfg:1: simulation.seed: 0xffffffffffffffff is out of range \(expected >= 0, within -2\^63 to 2\^63-1\)' bad.cfg || return 1
+	printf 'simulation = { end = "50ns"; seed = 4294967296; };\nphold = { lps = 16; };\n' > big.cfg
+	cxl 2 -q big.cfg -o out || return 1
+	grep -q '^    "seed": 4294967296,$' out/stats.json || fail "run.seed: $(grep '"seed"' out/stats.json)" || return 1
+	cxl 1 --check big.cfg | grep -q 'seed 4294967296$' || fail "--check: $(cxl 1 --check big.cfg | grep seed)"
+}
