@@ -88,10 +88,9 @@ int req__trace_next(sim_comp *c, req *r)
 			r->requests = r->issued;
 			return 0;
 		}
-		uint64_t first = r->rec.addr / CXL_LINE;
-		uint64_t last = (r->rec.addr + r->rec.size - 1) / CXL_LINE;
-		r->rec_line = first;
-		r->rec_lines = last - first + 1;
+		/* no addr + size: the reader refuses records past 2^64, and this never wraps */
+		r->rec_line = r->rec.addr / CXL_LINE;
+		r->rec_lines = (r->rec.addr % CXL_LINE + r->rec.size - 1) / CXL_LINE + 1;
 		if (r->timed && !(r->rec.flags & TRC_REC_NOTIME)) {
 			sim_time t = stime_from_ps((double)r->rec.time * r->time_scale);
 			r->next_issue = t > r->next_issue ? t : r->next_issue;

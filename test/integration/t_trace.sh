@@ -266,3 +266,18 @@ test_timed_replay_time_past_2_64_ps_is_not_issued() {
 	replay_timed scaled.cxt b --set workload.time_scale=1e11 || return 1
 	[ "$(json_num b/stats.json issued)" = 1 ] || fail "scaled past 2^64 ps: issued $(json_num b/stats.json issued), expected 1"
 }
+
+# A record past 2^64 (address 0xffffffffffffffc1, 64 bytes; the converter
+# wrote such files before it refused them): the requester split it into
+# lines up to a wrapped addr + size - 1 and issued an endless run of lines
+# (48 requests in 1 us from a 2-record trace, exit 0).  Reading it is now
+# one error naming the record, exit 2, and converting it is refused.
+test_record_past_2_64_is_refused() {
+	local bad=$ROOT/test/traces/corpus/bad-past-2-64.cxt
+	expect_error 1 "$bad: record 1: corrupt block \(address \+ size past 2\^64\)" \
+		"$CONFIGS/chain.cfg" --set topology.switches=1 --set topology.hosts=1 \
+		--set topology.memories=1 --set simulation.end=1us --set workload.pattern=trace \
+		--set workload.trace="$bad" || return 1
+	printf 'time_ps,addr,op,size\n0,0x0,R,64\n1000,0xffffffffffffffc1,R,64\n' > past.csv
+	trace_error 'past.csv:3: address 0xffffffffffffffc1 \+ size 64 goes past 2\^64' convert past.csv past.cxt
+}
