@@ -18,7 +18,8 @@
  * interval and the credits allow; timed also waits until each record's
  * time x workload.time_scale (records of ESF traces with tick 0 carry no
  * time and go as soon as possible); a product past 2^64 ps saturates
- * (stime_from_ps()), after any simulation.end: the record is not issued.  workload.requests, when given and
+ * (stime_from_ps()), after any simulation.end: the record is not issued.
+ * workload.requests, when given and
  * not 0, stops the replay after that many accesses; otherwise the whole
  * trace is replayed.  A damaged trace stops the run: "FILE: record N: what" (exit 2).
  */
