@@ -79,8 +79,11 @@ static size_t literal_len(const char *p, int *hex, int *suffix)
 	if (*hex && i)
 		return 0; /* libconfig has no signed hex */
 	i += *hex ? 2 : 0;
-	for (d = 0; *hex ? isxdigit((unsigned char)p[i + d]) : isdigit((unsigned char)p[i + d]); d++)
-		;
+	for (d = 0;; d++) {
+		const unsigned char ch = (unsigned char)p[i + d];
+		if (!(*hex ? isxdigit(ch) : isdigit(ch)))
+			break;
+	}
 	if (!d)
 		return 0;
 	i += d;

@@ -132,7 +132,8 @@ int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 				    "per ps (at most 64000GB/s)", text);
 	if (ps > (double)CFG_TIME_LIMIT)
 		return cfg_error_at(cf, RATE_KEY, err, "\"%s\" is less than one 64-byte request "
-				    "per " CFG_TIME_LIMIT_TEXT " (the longest time a config gives)", text);
+				    "per " CFG_TIME_LIMIT_TEXT " (the longest time a config gives)",
+				    text);
 	r->interval = (sim_time)ps;
 	return 0;
 }

@@ -299,13 +299,14 @@ START_TEST(test_trc_codec_decode_abs_checks)
 }
 END_TEST
 
-/* A record is the bytes [addr, addr + size): past 2^64 they wrapped into an endless run of lines. */
+/* A record is the bytes [addr, addr + size): past 2^64 they wrapped (an endless run of lines). */
 START_TEST(test_trc_codec_record_past_2_64)
 {
 	trc_rec r[3] = {
 		{ .addr = 0, .size = 64 },
-		{ .time = 1, .addr = UINT64_MAX - (UINT32_MAX - 1), .size = UINT32_MAX }, /* ends at 2^64 - 1 */
-		{ .time = 2, .addr = UINT64_MAX - 63, .size = 65 },                      /* 1 byte past */
+		/* ends at 2^64 - 1, then one byte past it */
+		{ .time = 1, .addr = UINT64_MAX - (UINT32_MAX - 1), .size = UINT32_MAX },
+		{ .time = 2, .addr = UINT64_MAX - 63, .size = 65 },
 	};
 	uint8_t p[TRC_PAYLOAD_MAX(3) + 8] = { 0 };
 	size_t cut[TRC_SECTIONS], len;
