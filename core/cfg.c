@@ -22,8 +22,11 @@
  * and cfg_file() results live until cfg_free().  A cfg is read-only after
  * cfg_load(), so concurrent readers are safe.
  *
- * Limitation: libconfig 1.5 silently wraps integer literals beyond 32 bits
- * that lack the L suffix (write 4294967296L); cfg_dump() writes the suffix.
+ * libconfig 1.5 silently wraps integer literals beyond 32 bits that lack
+ * the L suffix (4294967296 reads as 0): cfg_literal.c reads every integer
+ * of the file again from its source line, exactly, so 4294967296 is
+ * 4294967296 and a literal beyond 64 bits is an error that shows it as
+ * written.  cfg_dump() still writes the suffix, for other readers.
  */
 #include "core/cfg.h"
 
@@ -257,7 +260,16 @@ int cfg__leaf(cfg *c, const config_setting_t *s, const char *path, const char *w
 	if (config_setting_is_aggregate(s) && sl->key->type != CFG_LIST)
 		return cfg__fail_at(err, where, "%s: lists are not supported for this key (expected %s)",
 			       path, cfg__expected(sl->key, buf, sizeof(buf)));
-	if (cfg__value_from_setting(sl->key, s, v, &e))
+	const int t = config_setting_type(s);
+	int64_t exact = 0;
+	if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+		char lit[64];
+		if (cfg__int_literal(c, s, &exact, lit, sizeof(lit))) {
+			cfg__int_range_error(sl->key, lit, &e);
+			return cfg__fail_at(err, where, "%s", e.msg);
+		}
+	}
+	if (cfg__value_from_setting(sl->key, s, exact, v, &e))
 		return cfg__fail_at(err, where, "%s", e.msg);
 	*slot = sl;
 	return 0;
@@ -323,6 +335,7 @@ static int load_file(cfg *c, cxl_err *err)
 			 ? walk_group(c, config_root_setting(&lc), NULL, err)
 			 : read_error(c, &lc, err);
 	config_destroy(&lc);
+	cfg__src_free(c);
 	return rc;
 }
 

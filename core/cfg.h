@@ -28,6 +28,14 @@
  * "1ps", "64B"), inclusive, NULL for unbounded.  A NULL default makes a key
  * required.
  *
+ * CFG_TIME is at most CFG_TIME_LIMIT (3600s = 3.6 x 10^15 ps, below 2^52),
+ * whatever the source: a time key without a `max` has this one, and a
+ * schema `max` above it is a programming error (panic).  So a time from a
+ * config can enter sums without overflow checks: the current time (below
+ * simulation.end, itself a time key) plus thousands of such times stays far
+ * below 2^64 ps.  A time that would pass it ("18446744073709551615ps") is a
+ * range error naming the key, never a wrapped sum.
+ *
  * CFG_SIZE is a whole number of bytes, 0 to 2^63-1: a plain integer is
  * bytes (so configs written before sizes had units keep working), a string
  * carries a unit B, KiB, MiB, GiB, TiB (1024-based) or kB, MB, GB, TB
@@ -70,6 +78,10 @@
 
 #include "core/err.h"
 #include "core/stime.h"
+
+/* The largest value of every CFG_TIME key (see above), and its text form. */
+#define CFG_TIME_LIMIT ((sim_time)3600 * SIM_S)
+#define CFG_TIME_LIMIT_TEXT "3600s"
 
 enum cfg_type {
 	CFG_INT, CFG_FLOAT, CFG_BOOL, CFG_STRING, CFG_ENUM, CFG_TIME, CFG_LIST, CFG_SIZE,

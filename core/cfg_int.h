@@ -13,6 +13,8 @@
  *   cfg_override.c per-component overrides (`G.overrides` in the file,
  *                  `--set G[GLOB].KEY=VALUE`) and the views cfg_for()
  *                  builds from them
+ *   cfg_literal.c  the exact value of an integer in the file (libconfig
+ *                  1.5 wraps those beyond 32 bits)
  *
  * A loaded cfg is one table of slots, one per schema key, sorted by dotted
  * path.  The keys under a group "a.b" are the contiguous run of paths that
@@ -75,6 +77,15 @@ struct cfg_override {
 	size_t nkeys;       /* used entries of keys */
 };
 
+/* The text of one config file, while cfg_load() reads it (cfg_literal.c). */
+typedef struct cfg_src cfg_src;
+struct cfg_src {
+	char *path;     /* the file, owned; NULL when empty */
+	char *text;     /* its whole text, NUL-terminated, owned */
+	size_t *line;   /* offset in text of the start of each line, owned */
+	size_t nlines;  /* entries of line */
+};
+
 /*
  * A loaded configuration, or a view of one (base != NULL): a view is what
  * one component sees, the base's slots with the matching overrides
@@ -95,6 +106,7 @@ struct cfg {
 	char **groups;      /* group paths written in the file, owned */
 	size_t ngroups;     /* used entries of groups */
 	size_t groups_cap;  /* allocated entries of groups */
+	cfg_src src;        /* base, while loading: the file integers are read from */
 };
 
 /* cfg__is_under - is @path inside group @g (length @glen): does it start "g."? */
@@ -118,9 +130,10 @@ const char *cfg__setting_type_text(int type);
 char *cfg__range_text(const cfg_key *k, char *buf, size_t n);
 int cfg__value_default(const cfg_key *k, cfg_value *v);
 int cfg__value_parse(const cfg_key *k, const char *text, cfg_value *v, cxl_err *e);
-int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s,
+int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s, int64_t exact,
 			    cfg_value *v, cxl_err *e);
 void cfg__value_write(FILE *f, const cfg_key *k, const cfg_value *v);
+int cfg__int_range_error(const cfg_key *k, const char *text, cxl_err *e);
 void cfg__value_free(cfg_value *v);
 
 /* cfg.c: shared by the module's files (contracts at the definitions). */
@@ -139,6 +152,11 @@ int cfg__override_set(cfg *c, const char *set, const char *eq, const char *where
 		      cxl_err *err);
 void cfg__override_dump(const cfg *c, FILE *f, const char *group, size_t glen);
 void cfg__override_free(cfg *c);
+
+/* cfg_literal.c: integers as written in the file. */
+#define CFG_INT_RANGE_TEXT "-2^63 to 2^63-1" /* what an integer can hold */
+int cfg__int_literal(cfg *c, const config_setting_t *s, int64_t *out, char *lit, size_t n);
+void cfg__src_free(cfg *c);
 
 /* cfg_suggest.c: unknown names. */
 int cfg__unknown(const cfg *c, const char *where, const char *name,

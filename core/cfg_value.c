@@ -12,6 +12,10 @@
  * setting or text (bytes), or from a string with a unit; both go through
  * size_parse(), so a negative integer gets the same error as "-1KiB".
  *
+ * CFG_TIME values are at most CFG_TIME_LIMIT (cfg.h): a time key without
+ * a `max` gets it as its max (max_text()), so the limit is checked, printed
+ * and reported like any other bound.
+ *
  * CFG_LIST values are string lists: from an array or list setting whose
  * elements are all strings, or from comma-separated text (split_list());
  * their range is on the element count (a bound is a cfg_value whose nlist
@@ -175,6 +179,7 @@ static int parse_size(const cfg_key *k, const char *s, int64_t *bytes, cxl_err *
 	return 0;
 }
 
+/* Decimal integer @s: 0, -1 if it is not one, 1 if it does not fit in int64. */
 static int parse_int(const char *s, int64_t *out)
 {
 	char *end;
@@ -183,8 +188,10 @@ static int parse_int(const char *s, int64_t *out)
 		return -1;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
+	if (end == s || *end)
 		return -1;
+	if (errno)
+		return errno == ERANGE ? 1 : -1;
 	*out = v;
 	return 0;
 }
@@ -272,7 +279,11 @@ static int parse_text(const cfg_key *k, const char *text, cfg_value *v, cxl_err 
 {
 	switch (k->type) {
 	case CFG_INT:
-		return parse_int(text, &v->i) ? bad_text(k, text, e) : 0;
+		switch (parse_int(text, &v->i)) {
+		case 0: return 0;
+		case 1: return cfg__int_range_error(k, text, e);
+		default: return bad_text(k, text, e);
+		}
 	case CFG_FLOAT:
 		return parse_float(text, &v->f) ? bad_text(k, text, e) : 0;
 	case CFG_BOOL:
@@ -341,9 +352,10 @@ static int from_list(const cfg_key *k, const config_setting_t *s, cfg_value *v,
 	return 0;
 }
 
-/* from_setting - value of @k from a libconfig setting (not a group). */
-static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *v,
-			cxl_err *e)
+/* from_setting - value of @k from a libconfig setting (not a group); an
+ * integer setting has the value @exact (cfg__int_literal()). */
+static int from_setting(const cfg_key *k, const config_setting_t *s, int64_t exact,
+			cfg_value *v, cxl_err *e)
 {
 	const int t = config_setting_type(s);
 	const int is_int = t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
@@ -352,13 +364,12 @@ static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *
 	case CFG_INT:
 		if (!is_int)
 			break;
-		v->i = config_setting_get_int64(s);
+		v->i = exact;
 		return 0;
 	case CFG_FLOAT:
 		if (!is_int && t != CONFIG_TYPE_FLOAT)
 			break;
-		v->f = is_int ? (double)config_setting_get_int64(s)
-			      : config_setting_get_float(s);
+		v->f = is_int ? (double)exact : config_setting_get_float(s);
 		return 0;
 	case CFG_BOOL:
 		if (t != CONFIG_TYPE_BOOL)
@@ -389,7 +400,7 @@ static int from_setting(const cfg_key *k, const config_setting_t *s, cfg_value *
 			return parse_size(k, config_setting_get_string(s), &v->i, e);
 		if (is_int) {
 			char buf[32];
-			snprintf(buf, sizeof(buf), "%lld", config_setting_get_int64(s));
+			snprintf(buf, sizeof(buf), "%lld", (long long)exact);
 			return parse_size(k, buf, &v->i, e);
 		}
 		break;
@@ -429,11 +440,19 @@ static int value_cmp(const cfg_key *k, const cfg_value *a, const cfg_value *b)
 	}
 }
 
+/* The upper bound of @k as text: its own, or for a time CFG_TIME_LIMIT; NULL if none. */
+static const char *max_text(const cfg_key *k)
+{
+	if (k->max || k->type != CFG_TIME)
+		return k->max;
+	return CFG_TIME_LIMIT_TEXT;
+}
+
 static int has_range(const cfg_key *k)
 {
-	return (k->min || k->max) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
-				      k->type == CFG_TIME || k->type == CFG_LIST ||
-				      k->type == CFG_SIZE);
+	return (k->min || max_text(k)) && (k->type == CFG_INT || k->type == CFG_FLOAT ||
+					   k->type == CFG_TIME || k->type == CFG_LIST ||
+					   k->type == CFG_SIZE);
 }
 
 /**
@@ -447,14 +466,16 @@ static int has_range(const cfg_key *k)
  */
 char *cfg__range_text(const cfg_key *k, char *buf, size_t n)
 {
+	const char *max = max_text(k);
+
 	if (!has_range(k))
 		snprintf(buf, n, "-");
-	else if (k->min && k->max)
-		snprintf(buf, n, "%s to %s", k->min, k->max);
+	else if (k->min && max)
+		snprintf(buf, n, "%s to %s", k->min, max);
 	else if (k->min)
 		snprintf(buf, n, ">= %s", k->min);
 	else
-		snprintf(buf, n, "<= %s", k->max);
+		snprintf(buf, n, "<= %s", max);
 	return buf;
 }
 
@@ -478,13 +499,35 @@ static char *number_text(const cfg_key *k, const cfg_value *v, char *buf, size_t
 	return buf;
 }
 
+/**
+ * cfg__int_range_error - the error for integer @text of @k that does not fit
+ * in int64: "PATH: TEXT is out of range (expected RANGE, within -2^63 to
+ * 2^63-1)", the text as written (a hex literal stays hex).
+ * @k:    the key (CFG_INT, or the integer setting of a CFG_FLOAT or CFG_SIZE)
+ * @text: the integer as written
+ * @e:    OUT error record, may be NULL
+ *
+ * Return: CXL_EINVAL.
+ */
+int cfg__int_range_error(const cfg_key *k, const char *text, cxl_err *e)
+{
+	char rbuf[256];
+
+	if (k->type != CFG_INT || !has_range(k))
+		return cxl_err_set(e, CXL_EINVAL, "%s: %s is out of range (expected an integer "
+				   "within " CFG_INT_RANGE_TEXT ")", k->path, text);
+	return cxl_err_set(e, CXL_EINVAL, "%s: %s is out of range (expected %s, within "
+			   CFG_INT_RANGE_TEXT ")", k->path, text,
+			   cfg__range_text(k, rbuf, sizeof(rbuf)));
+}
+
 /* check_range - error unless @v is within @k's inclusive bounds. */
 static int check_range(const cfg_key *k, const cfg_value *v, cxl_err *e)
 {
 	if (!has_range(k))
 		return 0;
 	const cfg_value lo = k->min ? bound(k, k->min) : *v;
-	const cfg_value hi = k->max ? bound(k, k->max) : *v;
+	const cfg_value hi = max_text(k) ? bound(k, max_text(k)) : *v;
 	if (value_cmp(k, v, &lo) >= 0 && value_cmp(k, v, &hi) <= 0)
 		return 0;
 	char vbuf[64], rbuf[256];
@@ -516,6 +559,9 @@ int cfg__value_default(const cfg_key *k, cfg_value *v)
 		bound(k, k->min);
 	if (has_range(k) && k->max)
 		bound(k, k->max);
+	if (k->type == CFG_TIME && k->max && bound(k, k->max).t > CFG_TIME_LIMIT)
+		CXL_PANIC("cfg: schema bound of %s: max %s is above the limit of every time, %s",
+			  k->path, k->max, CFG_TIME_LIMIT_TEXT);
 	if (!k->def)
 		return 0;
 	if (parse_text(k, k->def, v, &e) || check_range(k, v, &e))
@@ -547,15 +593,17 @@ int cfg__value_parse(const cfg_key *k, const char *text, cfg_value *v, cxl_err *
  * range-checked.
  * @k: the key
  * @s: the setting: not a group; an array or list only for a CFG_LIST key
+ * @exact: the value of an integer setting as written (cfg__int_literal();
+ *         libconfig's own may be wrapped); ignored for other settings
  * @v: OUT the value, zero-initialized by the caller; left empty on error
  * @e: OUT error "PATH: what (expected ...)", may be NULL
  *
  * Return: 0, or CXL_EINVAL.
  */
-int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s,
+int cfg__value_from_setting(const cfg_key *k, const config_setting_t *s, int64_t exact,
 			    cfg_value *v, cxl_err *e)
 {
-	if (from_setting(k, s, v, e) || check_range(k, v, e)) {
+	if (from_setting(k, s, exact, v, e) || check_range(k, v, e)) {
 		cfg__value_free(v);
 		return CXL_EINVAL;
 	}

@@ -36,7 +36,8 @@ uint32_t graph_add_comp(sim_graph *g, const model_ops *ops, const char *name,
 void graph_add_link(sim_graph *g, uint32_t a, uint16_t aport, uint32_t b,
 		    uint16_t bport, sim_time latency, uint32_t weight)
 {
-	CXL_ASSERT(a < g->ncomp && b < g->ncomp && latency > 0);
+	CXL_ASSERT(a < g->ncomp && b < g->ncomp);
+	CXL_ASSERT(latency > 0);
 	if (g->nlink == g->cap_link) {
 		g->cap_link = g->cap_link ? 2 * g->cap_link : 256;
 		g->link = xrealloc(g->link, g->cap_link * sizeof(*g->link));

@@ -54,7 +54,8 @@ static void str_raw(FILE *f, const char *s)
 
 void json_key(json_w *w, const char *key)
 {
-	CXL_ASSERT(w->depth > 0 && w->close[w->depth - 1] == '}');
+	CXL_ASSERT(w->depth > 0);
+	CXL_ASSERT(w->close[w->depth - 1] == '}');
 	item(w);
 	str_raw(w->f, key);
 	fputs(": ", w->f);
@@ -80,7 +81,8 @@ void json_arr_inline(json_w *w) { open_container(w, '[', ']', 1); }
 
 void json_end(json_w *w)
 {
-	CXL_ASSERT(w->depth > 0 && !w->after_key);
+	CXL_ASSERT(w->depth > 0);
+	CXL_ASSERT(!w->after_key);
 	w->depth--;
 	if (w->count[w->depth]) {
 		if (w->inl[w->depth])

@@ -329,8 +329,13 @@ void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
 	const sim_port *p = &c->ports[port];
 	if (!p->latency)
 		CXL_PANIC("%s sends on port %u, which no link connects", c->name, port);
+	sim_time d;
+	if (__builtin_add_overflow(delay, p->latency, &d))
+		CXL_PANIC("%s sends on port %u with delay %llu ps + link latency %llu ps: the time "
+			  "would overflow", c->name, port, (unsigned long long)delay,
+			  (unsigned long long)p->latency);
 	ev->dst_port = p->peer_port;
-	enqueue(c, ev, p->peer, delay + p->latency);
+	enqueue(c, ev, p->peer, d);
 }
 
 void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay)

@@ -31,6 +31,8 @@
  *   sim_send_self    a timer: arrives at this component after @delay (>= 0).
  *   sim_send_global  to any component, @delay >= the graph's declared
  *                    global lookahead (a smaller delay is a panic).
+ * A send whose arrival time (now + @delay, + the link's latency for a port
+ * send) would pass SIM_TIME_MAX - 1 is a panic, never a wrapped time.
  * Randomness: sim_rng(c) is the component's own stream (seed, id).
  * Statistics: counters and histograms over the whole run (stats.h), and,
  * with simulation.sample_period > 0, time series (series.h).

@@ -50,6 +50,22 @@ int stime_parse(const char *s, sim_time *out, cxl_err *err);
  */
 char *stime_format(sim_time t, char *buf);
 
+/**
+ * stime_from_ps - @ps picoseconds (a double: a scaled or drawn time) as the
+ * time of an event, rounded toward zero and saturating: NaN and values
+ * below 1 give 0, values at or above 2^64 give SIM_TIME_MAX - 1, the
+ * latest event time (later than any simulation.end, so such an event is
+ * never run; SIM_TIME_MAX itself means "never" and is no event time).
+ * A plain cast is undefined out of range: on x86-64 every value at or
+ * above 2^64 became 0, so a time past the end of the run came first.
+ */
+static inline sim_time stime_from_ps(double ps)
+{
+	if (!(ps >= 1.0))
+		return 0;
+	return ps < 0x1p64 ? (sim_time)ps : SIM_TIME_MAX - 1;
+}
+
 /* stime_add_sat - t + d, saturating at SIM_TIME_MAX. */
 static inline sim_time stime_add_sat(sim_time t, sim_time d)
 {

@@ -69,6 +69,12 @@ static const cfg_schema phold_schema = {
 	"phold", phold_keys, sizeof(phold_keys) / sizeof(phold_keys[0]),
 };
 
+/*
+ * The cast cannot overflow, by the config's bound rather than a check per
+ * event: rng_exp() is at most 36.8 x its mean (-log(2^-53)), and phold.mean
+ * is at most 3600s like every time key (CFG_TIME_LIMIT), so a draw is below
+ * 1.4e17 ps < 2^57 ps; a larger mean is refused at load (exit 2).
+ */
 static sim_time draw_delay(sim_comp *c, const phold_lp *p)
 {
 	return p->lookahead + (sim_time)rng_exp(sim_rng(c), p->extra_mean);

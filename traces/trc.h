@@ -49,7 +49,7 @@ enum { TRC_READ = 0, TRC_WRITE = 1 };
 typedef struct trc_rec trc_rec;
 struct trc_rec {
 	uint64_t time;  /* issue time, ps; never below the previous record's */
-	uint64_t addr;  /* byte address */
+	uint64_t addr;  /* byte address; addr + size - 1 <= 2^64 - 1 */
 	uint32_t size;  /* bytes, >= 1 (64 for ESF and DRAMsim3 traces) */
 	uint8_t op;     /* TRC_READ or TRC_WRITE */
 	uint8_t flags;  /* TRC_REC_* */

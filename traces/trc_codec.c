@@ -458,6 +458,8 @@ int trc__decode_block(const uint8_t *payload, size_t len, uint32_t n, trc_rec *r
 		if (decode_addr(&c, i, ring, &head, &bitpos, &addr, e) ||
 		    decode_time_size(&c, i, &time, &size, e))
 			return -1;
+		if (addr > UINT64_MAX - (size - 1))
+			return fail(e, "address + size past 2^64", i);
 		recs[i].time = time;
 		recs[i].addr = addr;
 		recs[i].size = (uint32_t)size;

@@ -329,6 +329,9 @@ int trc_import_next(trc_import *im, trc_rec *rec, cxl_err *err)
 	rc = im->origin.fmt == TRC_FMT_CSV ? parse_csv(im, &r, err) : parse_fields3(im, &r, err);
 	if (rc)
 		return rc;
+	if (r.addr > UINT64_MAX - (r.size - 1))
+		return ifail(im, err, "address 0x%llx + size %u goes past 2^64",
+			     (unsigned long long)r.addr, (unsigned)r.size);
 	if (r.time < im->prev_time)
 		return ifail(im, err, "time %llu ps is before the previous record's %llu ps "
 			     "(records must be sorted by time%s)", (unsigned long long)r.time,

@@ -159,6 +159,8 @@ static const char *rec_problem(const trc_writer *w, const trc_rec *r)
 		return "time is before the previous record's (records must be sorted by time)";
 	if (!r->size)
 		return "size 0";
+	if (r->addr > UINT64_MAX - (r->size - 1))
+		return "address + size past 2^64 (bytes beyond the 64-bit address space)";
 	if (r->op > TRC_WRITE)
 		return "op is neither read nor write";
 	if (r->flags & ~TRC_REC_NOTIME || r->pad)

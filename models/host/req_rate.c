@@ -19,7 +19,9 @@
  * Each request moves one 64-byte line, so the interval is 64 B / rate,
  * rounded to the nearest ps.  The arithmetic is in double but depends only
  * on the configuration, so every rank computes the same interval; an
- * interval that rounds to 0 ps (above 64000 GB/s) is an error.  The rate
+ * interval that rounds to 0 ps (above 64000 GB/s) is an error, and so is
+ * one above CFG_TIME_LIMIT (3600s, the bound of every time key: below
+ * 0.0178 B/s), which could wrap when added to the current time.  The rate
  * is an upper bound like the interval it becomes: the queue
  * (workload.queue) and the credits can still hold the requester back.
  * A non-zero rate together with a non-zero workload.issue_interval is an
@@ -104,7 +106,7 @@ static double link_Bps(const sim_comp *c, const req *r)
  * Return: 0 (r->interval is 64 B / rate, or untouched for no rate), or
  * CXL_EINVAL located at workload.rate: not a rate; a rate together with a
  * non-zero workload.issue_interval; a share without a bus on the port; an
- * interval that rounds to 0 ps.
+ * interval that rounds to 0 ps or is above CFG_TIME_LIMIT.
  */
 int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 {
@@ -128,6 +130,10 @@ int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	if (ps < 1)
 		return cfg_error_at(cf, RATE_KEY, err, "\"%s\" is more than one 64-byte request "
 				    "per ps (at most 64000GB/s)", text);
-	r->interval = ps >= 0x1p63 ? SIM_TIME_MAX : (sim_time)ps;
+	if (ps > (double)CFG_TIME_LIMIT)
+		return cfg_error_at(cf, RATE_KEY, err, "\"%s\" is less than one 64-byte request "
+				    "per " CFG_TIME_LIMIT_TEXT " (the longest time a config gives)",
+				    text);
+	r->interval = (sim_time)ps;
 	return 0;
 }

@@ -17,7 +17,9 @@
  * workload.replay = closed issues them as fast as the queue, the issue
  * interval and the credits allow; timed also waits until each record's
  * time x workload.time_scale (records of ESF traces with tick 0 carry no
- * time and go as soon as possible).  workload.requests, when given and
+ * time and go as soon as possible); a product past 2^64 ps saturates
+ * (stime_from_ps()), after any simulation.end: the record is not issued.
+ * workload.requests, when given and
  * not 0, stops the replay after that many accesses; otherwise the whole
  * trace is replayed.  A damaged trace stops the run: "FILE: record N: what" (exit 2).
  */
@@ -87,12 +89,11 @@ int req__trace_next(sim_comp *c, req *r)
 			r->requests = r->issued;
 			return 0;
 		}
-		uint64_t first = r->rec.addr / CXL_LINE;
-		uint64_t last = (r->rec.addr + r->rec.size - 1) / CXL_LINE;
-		r->rec_line = first;
-		r->rec_lines = last - first + 1;
+		/* no addr + size: the reader refuses records past 2^64, and this never wraps */
+		r->rec_line = r->rec.addr / CXL_LINE;
+		r->rec_lines = (r->rec.addr % CXL_LINE + r->rec.size - 1) / CXL_LINE + 1;
 		if (r->timed && !(r->rec.flags & TRC_REC_NOTIME)) {
-			sim_time t = (sim_time)((double)r->rec.time * r->time_scale);
+			sim_time t = stime_from_ps((double)r->rec.time * r->time_scale);
 			r->next_issue = t > r->next_issue ? t : r->next_issue;
 		}
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "test/core/cfg_fixture.h"
+#include "test/core/panic_fixture.h"
 
 /* ---- loading valid files ------------------------------------------------ */
 
@@ -78,6 +79,29 @@ START_TEST(test_cfg_int64_and_float_from_int)
 
 	ck_assert_int_eq(cfg_int(c, "phold.big"), -INT64_MAX);
 	ck_assert_double_eq(cfg_float(c, "phold.remote"), 1.0);
+	cfg_free(c);
+}
+END_TEST
+
+/*
+ * libconfig 1.5 reads an integer without the L suffix into an int (4294967296
+ * as 0, 0x7fffffffffffffff as -1): cfg reads the literal again, exactly.
+ */
+START_TEST(test_cfg_int_beyond_32_bits_exact)
+{
+	cfg *c = cfgt_load_text_ok("sim = { seed = 4294967296; };\n"
+				   "phold = { lps = 1; big = 0x7fffffffffffffff;\n"
+				   "  remote = 0; mean = { weight = 4294967297; }; };\n");
+
+	ck_assert_int_eq(cfg_int(c, "sim.seed"), INT64_C(4294967296));
+	ck_assert_int_eq(cfg_int(c, "phold.big"), INT64_MAX);
+	ck_assert_double_eq(cfg_float(c, "phold.mean.weight"), 4294967297.0);
+	cfg_free(c);
+	/* a name and its value on different lines; the name inside a string first */
+	c = cfgt_load_text_ok("phold = { lps = 1; big\n  =\n  -9223372036854775808; };\n"
+			      "sim = { name = \"seed = 5\"; seed = 4294967296; };\n");
+	ck_assert_int_eq(cfg_int(c, "phold.big"), INT64_MIN);
+	ck_assert_int_eq(cfg_int(c, "sim.seed"), INT64_C(4294967296));
 	cfg_free(c);
 }
 END_TEST
@@ -236,7 +260,50 @@ START_TEST(test_cfg_out_of_range_time)
 	cfgt_expect_file_error("sim = { end = \"1.5s\"; };\n",
 			  ":1: sim.end: 1.5s is out of range (expected 1ps to 1s)");
 	cfgt_expect_file_error("phold = { lookahead = \"0ns\"; };\n",
-			  ":1: phold.lookahead: 0ps is out of range (expected >= 1ps)");
+			  ":1: phold.lookahead: 0ps is out of range (expected 1ps to 3600s)");
+}
+END_TEST
+
+/* An integer that does not fit in 64 bits is reported as written, not as libconfig wraps it. */
+START_TEST(test_cfg_int_beyond_64_bits)
+{
+	cfgt_expect_file_error("sim = { seed = 0xffffffffffffffff; };\n",
+			  ":1: sim.seed: 0xffffffffffffffff is out of range (expected >= 0, within "
+			  "-2^63 to 2^63-1)");
+	cfgt_expect_file_error("phold = {\n  lps = 1;\n  big = 18446744073709551615;\n};\n",
+			  ":3: phold.big: 18446744073709551615 is out of range (expected an integer "
+			  "within -2^63 to 2^63-1)");
+	cfgt_expect_file_error("phold = { lps = -9223372036854775809L; };\n",
+			  ":1: phold.lps: -9223372036854775809L is out of range (expected 1 to "
+			  "1000000, within -2^63 to 2^63-1)");
+	cfgt_expect_set_error("sim.seed=18446744073709551615",
+			      "--set sim.seed=18446744073709551615: sim.seed: 18446744073709551615 is "
+			      "out of range (expected >= 0, within -2^63 to 2^63-1)");
+}
+END_TEST
+
+/* Every time is at most CFG_TIME_LIMIT, whether its key has a max or not. */
+START_TEST(test_cfg_time_limit)
+{
+	cfg *c = cfgt_load_text_ok("phold = { lps = 1; lookahead = \"3600s\"; };\n");
+
+	ck_assert_uint_eq(cfg_time(c, "phold.lookahead"), CFG_TIME_LIMIT);
+	cfg_free(c);
+	cfgt_expect_file_error("phold = { lookahead = \"3600.000000000001s\"; };\n",
+			  ":1: phold.lookahead: 3600.000000000001s is out of range "
+			  "(expected 1ps to 3600s)");
+	cfgt_expect_file_error("phold = { lookahead = \"never\"; };\n",
+			  ":1: phold.lookahead: 18446744073709551615ps is out of range "
+			  "(expected 1ps to 3600s)");
+	cfgt_expect_set_error("phold.lookahead=18446744073709551615ps",
+			      "--set phold.lookahead=18446744073709551615ps: phold.lookahead: "
+			      "18446744073709551615ps is out of range (expected 1ps to 3600s)");
+	cfgt_expect_set_error("phold.mean.delay=9223372036854775808ps",
+			      "--set phold.mean.delay=9223372036854775808ps: phold.mean.delay: "
+			      "9223372.036854775808s is out of range (expected <= 3600s)");
+	/* a key's own max still applies below the limit */
+	cfgt_expect_file_error("sim = { end = \"3600s\"; };\n",
+			  ":1: sim.end: 3600s is out of range (expected 1ps to 1s)");
 }
 END_TEST
 
@@ -390,8 +457,8 @@ START_TEST(test_cfg_set_bad_value)
 	cfgt_expect_set_error("phold.lps= 3",
 			 "--set phold.lps= 3: phold.lps: bad value \" 3\" (expected an integer)");
 	cfgt_expect_set_error("phold.big=9223372036854775808",
-			 "--set phold.big=9223372036854775808: phold.big: bad value "
-			 "\"9223372036854775808\" (expected an integer)");
+			 "--set phold.big=9223372036854775808: phold.big: 9223372036854775808 is "
+			 "out of range (expected an integer within -2^63 to 2^63-1)");
 	cfgt_expect_set_error("phold.remote=half",
 			 "--set phold.remote=half: phold.remote: bad value \"half\" (expected a number)");
 	cfgt_expect_set_error("phold.remote=nan",
@@ -512,6 +579,7 @@ START_TEST(test_cfg_getter_unknown_path_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_int(\"phold.lp\"): no such key in any schema");
 	cfg_int(c, "phold.lp");
 }
 END_TEST
@@ -521,6 +589,7 @@ START_TEST(test_cfg_getter_wrong_type_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_float(\"phold.lps\"): the key is a int");
 	cfg_float(c, "phold.lps");
 }
 END_TEST
@@ -530,6 +599,7 @@ START_TEST(test_cfg_enum_getter_on_string_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_enum(\"sim.name\"): the key is a string");
 	cfg_enum(c, "sim.name");
 }
 END_TEST
@@ -539,6 +609,7 @@ START_TEST(test_cfg_list_getter_on_scalar_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_list(\"sim.name\"): the key is a string");
 	cfg_list(c, "sim.name", NULL);
 }
 END_TEST
@@ -548,6 +619,7 @@ START_TEST(test_cfg_str_getter_on_list_panics)
 	const char *sets[] = { "phold.lps=2" };
 	cfg *c = cfgt_load_ok(NULL, sets, 1);
 
+	panict_expect("cfg: cfg_str(\"" SWITCHES "\"): the key is a list");
 	cfg_str(c, SWITCHES);
 }
 END_TEST
@@ -562,6 +634,7 @@ START_TEST(test_cfg_list_bad_bound_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema bound of t.names: bad element count \"-1\"");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
@@ -571,6 +644,7 @@ START_TEST(test_cfg_duplicate_schema_path_panics)
 	const cfg_schema *const twice[] = { cfgt_schemas[0], cfgt_schemas[0] };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema key \"sim.end\" is defined twice");
 	cfg_load(&c, NULL, twice, 2, NULL, 0, NULL);
 }
 END_TEST
@@ -586,6 +660,22 @@ START_TEST(test_cfg_key_and_group_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema path \"a.b\" is both a key and a group");
+	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
+}
+END_TEST
+
+static const cfg_key time_max_keys[] = {
+	{ .path = "a.t", .type = CFG_TIME, .def = "1ns", .min = "0ps", .max = "3601s" },
+};
+
+START_TEST(test_cfg_time_max_above_limit_schema_panics)
+{
+	const cfg_schema s = { "bad", time_max_keys, NELEMS(time_max_keys) };
+	const cfg_schema *const list[] = { &s };
+	cfg *c = NULL;
+
+	panict_expect("cfg: schema bound of a.t: max 3601s is above the limit of every time, 3600s");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
@@ -600,6 +690,7 @@ START_TEST(test_cfg_bad_default_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema default of a.b: 1 is out of range (expected >= 2)");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST
@@ -625,6 +716,8 @@ static TCase *file_errors_case(void)
 	tcase_add_test(tc, test_cfg_out_of_range_int);
 	tcase_add_test(tc, test_cfg_out_of_range_float);
 	tcase_add_test(tc, test_cfg_out_of_range_time);
+	tcase_add_test(tc, test_cfg_time_limit);
+	tcase_add_test(tc, test_cfg_int_beyond_64_bits);
 	tcase_add_test(tc, test_cfg_negative_time);
 	tcase_add_test(tc, test_cfg_bad_time);
 	tcase_add_test(tc, test_cfg_bad_enum_choice);
@@ -661,6 +754,7 @@ static TCase *panics_case(void)
 	tcase_add_test_raise_signal(tc, test_cfg_duplicate_schema_path_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_key_and_group_schema_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_cfg_bad_default_schema_panics, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_cfg_time_max_above_limit_schema_panics, SIGABRT);
 	return tc;
 }
 
@@ -674,6 +768,7 @@ Suite *cfg_suite(void)
 	tcase_add_test(valid, test_cfg_defaults);
 	tcase_add_test(valid, test_cfg_no_file);
 	tcase_add_test(valid, test_cfg_int64_and_float_from_int);
+	tcase_add_test(valid, test_cfg_int_beyond_32_bits_exact);
 	tcase_add_test(valid, test_cfg_range_bounds_inclusive);
 	tcase_add_test(origin, test_cfg_error_at_origins);
 	tcase_add_test(origin, test_cfg_error_at_default_without_file);

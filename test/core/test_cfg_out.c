@@ -60,7 +60,7 @@ START_TEST(test_cfg_dump_round_trip)
 		"phold.mean.weight=-1e300",
 		"phold.big=-9223372036854775808",
 		"sim.end=1.000000001ms",
-		"phold.lookahead=18446744073709551615ps",
+		"phold.lookahead=3600s", /* CFG_TIME_LIMIT */
 		"phold.part=rr",
 	};
 	char path[256];

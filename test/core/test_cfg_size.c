@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "test/core/cfg_fixture.h"
+#include "test/core/panic_fixture.h"
 
 static const cfg_key size_keys[] = {
 	{ .path = "mem.footprint", .type = CFG_SIZE, .def = "1MiB", .min = "64B", .max = "1TiB",
@@ -291,6 +292,7 @@ START_TEST(test_cfg_size_int_getter_panics)
 	cfg *c = NULL;
 
 	cfg_load(&c, NULL, size_schemas, 1, NULL, 0, NULL);
+	panict_expect("cfg: cfg_int(\"mem.footprint\"): the key is a size");
 	cfg_int(c, "mem.footprint");
 }
 END_TEST
@@ -300,6 +302,7 @@ START_TEST(test_cfg_size_getter_on_int_panics)
 	cfg *c = NULL;
 
 	cfg_load(&c, NULL, size_schemas, 1, NULL, 0, NULL);
+	panict_expect("cfg: cfg_size(\"mem.count\"): the key is a int");
 	cfg_size(c, "mem.count");
 }
 END_TEST
@@ -314,6 +317,7 @@ START_TEST(test_cfg_size_bad_bound_schema_panics)
 	const cfg_schema *const list[] = { &s };
 	cfg *c = NULL;
 
+	panict_expect("cfg: schema bound of t.size: t.size: bad size \"4KB\"");
 	cfg_load(&c, NULL, list, 1, NULL, 0, NULL);
 }
 END_TEST

@@ -19,6 +19,7 @@
 
 #include "core/event.h"
 #include "core/evpool.h"
+#include "test/core/panic_fixture.h"
 
 static evpool pool; /* fixture: the pool under test */
 
@@ -189,6 +190,7 @@ START_TEST(test_evpool_double_free_panics)
 	cxl_event *ev = evpool_get(&pool, CXL_OWN_HANDLER);
 
 	evpool_put(&pool, ev);
+	panict_expect("event freed twice");
 	evpool_put(&pool, ev); /* must not return */
 	ck_abort_msg("double free was not detected");
 }

@@ -38,6 +38,7 @@
 #include "core/event.h"
 #include "core/evpool.h"
 #include "core/evq.h"
+#include "test/core/panic_fixture.h"
 
 static evpool pool; /* fixture: events for the test */
 static evq q;       /* fixture: the queue under test */
@@ -372,6 +373,7 @@ START_TEST(test_evq_push_wrong_owner_panics)
 	cxl_event *ev = new_event(1, 0, 0, 0);
 
 	ev->owner = CXL_OWN_HANDLER;
+	panict_expect("assertion failed: ev->owner == CXL_OWN_QUEUE");
 	evq_push(&q, ev);
 }
 END_TEST
@@ -380,6 +382,7 @@ START_TEST(test_evq_pop_empty_panics)
 {
 	push_key(1, 0, 0, 0);
 	evpool_put(&pool, evq_pop(&q));
+	panict_expect("assertion failed: q->n > 0");
 	evq_pop(&q);
 }
 END_TEST

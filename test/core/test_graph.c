@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "test/core/panic_fixture.h"
 
 static const model_ops test_ops = { .name = "test" };
 static const model_ops other_ops = { .name = "other" };
@@ -161,6 +162,7 @@ START_TEST(test_graph_zero_latency_panics)
 	graph_init(&g);
 	graph_add_comp(&g, &test_ops, "a", 1);
 	graph_add_comp(&g, &test_ops, "b", 1);
+	panict_expect("assertion failed: latency > 0");
 	graph_add_link(&g, 0, 0, 1, 0, 0, 1);
 }
 END_TEST
@@ -171,6 +173,7 @@ START_TEST(test_graph_link_to_unknown_comp_panics)
 
 	graph_init(&g);
 	graph_add_comp(&g, &test_ops, "a", 1);
+	panict_expect("assertion failed: a < g->ncomp && b < g->ncomp");
 	graph_add_link(&g, 0, 0, 1, 0, 10, 1);
 }
 END_TEST

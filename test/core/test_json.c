@@ -8,6 +8,7 @@
  * too deep nesting, an unbalanced end) panics: those tests expect SIGABRT.
  */
 #include "core/json.h"
+#include "test/core/panic_fixture.h"
 
 #include <check.h>
 #include <math.h>
@@ -263,18 +264,21 @@ END_TEST
 START_TEST(test_json_key_outside_object_panics)
 {
 	json_arr(&w);
+	panict_expect("assertion failed: w->close[w->depth - 1] == '}'");
 	json_key(&w, "k");
 }
 END_TEST
 
 START_TEST(test_json_key_at_top_level_panics)
 {
+	panict_expect("assertion failed: w->depth > 0");
 	json_key(&w, "k");
 }
 END_TEST
 
 START_TEST(test_json_end_without_open_panics)
 {
+	panict_expect("assertion failed: w->depth > 0");
 	json_end(&w);
 }
 END_TEST
@@ -283,6 +287,7 @@ START_TEST(test_json_end_after_key_panics)
 {
 	json_obj(&w);
 	json_key(&w, "k");
+	panict_expect("assertion failed: !w->after_key");
 	json_end(&w);
 }
 END_TEST
@@ -290,12 +295,14 @@ END_TEST
 START_TEST(test_json_finish_with_open_container_panics)
 {
 	json_obj(&w);
+	panict_expect("assertion failed: w->depth == 0");
 	json_finish(&w);
 }
 END_TEST
 
 START_TEST(test_json_too_deep_panics)
 {
+	panict_expect("JSON nesting deeper than 16");
 	for (int d = 0; d <= JSON_MAX_DEPTH; d++)
 		json_arr(&w);
 }

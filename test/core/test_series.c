@@ -16,6 +16,7 @@
  * All randomness comes from a xorshift64* generator seeded here.
  */
 #include "core/series.h"
+#include "test/core/panic_fixture.h"
 
 #include <check.h>
 #include <signal.h>
@@ -457,6 +458,7 @@ START_TEST(test_series_name_twice_panics)
 
 	series_set_init(&s, P);
 	series_new(&s, 0, "x", SERIES_SUM);
+	panict_expect("component 0 registers time series \"x\" twice");
 	series_new(&s, 0, "x", SERIES_MAX);
 }
 END_TEST
@@ -467,6 +469,7 @@ START_TEST(test_series_ids_out_of_order_panic)
 
 	series_set_init(&s, P);
 	series_new(&s, 5, "x", SERIES_SUM);
+	panict_expect("component 4 registers time series \"x\" after component 5");
 	series_new(&s, 4, "x", SERIES_SUM);
 }
 END_TEST

@@ -10,10 +10,11 @@
  *
  * Covered: the ordering key (time, dst, src, seq) whatever the send order;
  * port sends (delay + latency, the peer's port, both directions, several
- * ports); zero-delay self sends run after the current event at the same
- * time; global sends and their lookahead panics; re-sending the handled
- * event reuses it, an unsent one returns to the pool; a link of latency 0
- * is refused.
+ * ports; a delay + latency past 2^64 ps panics instead of wrapping);
+ * zero-delay self sends run after the current event at the same time;
+ * global sends and their lookahead panics; re-sending the handled event
+ * reuses it, an unsent one returns to the pool; a link of latency 0 is
+ * refused.
  */
 #include <check.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test/core/panic_fixture.h"
 #include "test/core/sim_fixture.h"
 
 /* Test-model parameters, set by a test before sim_engine_init. */
@@ -199,6 +201,36 @@ START_TEST(test_sim_port_send_delay_latency_peer_port)
 }
 END_TEST
 
+/* A port send whose delay + link latency passes 2^64 ps panics instead of wrapping. */
+static int far_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	(void)state, (void)cf, (void)err;
+	if (c->id == 0)
+		sim_send_port(c, sim_event_new(c), 0, SIM_TIME_MAX - 5); /* + 10: wraps to 4 */
+	return 0;
+}
+
+static const model_ops far_ops = { "far", 0, far_init, probe_event, NULL, NULL };
+
+START_TEST(test_sim_port_send_overflow_panics)
+{
+	sim_graph g;
+	simt_run r;
+
+	graph_init(&g);
+	simt_add(&g, &far_ops, "near");
+	simt_add(&g, &far_ops, "far");
+	graph_add_link(&g, 0, 0, 1, 0, 10, 1);
+	simt_open(&r, &g, "1us", 1);
+	panict_expect("near sends on port 0 with delay 18446744073709551610 ps + link latency "
+		      "10 ps: the time would overflow");
+	simt_init(&r);
+	simt_go(&r); /* before the fix: "far" got the message at 4 ps */
+	ck_abort_msg("no panic; %zu events logged, the first at %llu ps", simt_log_n,
+		     simt_log_n ? (unsigned long long)simt_log[0].t : 0ULL);
+}
+END_TEST
+
 /* --- selfy: zero-delay self sends ------------------------------------------ */
 
 enum { SELF_CHAIN = 4 };
@@ -320,11 +352,13 @@ START_TEST(test_sim_global_send_at_lookahead)
 }
 END_TEST
 
-static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst)
+static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst,
+			      const char *what)
 {
 	sim_graph g;
 	simt_run r;
 
+	panict_expect(what);
 	glob_graph(&g, lookahead);
 	glob_delay = delay;
 	glob_dst = dst;
@@ -334,19 +368,20 @@ static void glob_expect_panic(sim_time lookahead, sim_time delay, uint32_t dst)
 
 START_TEST(test_sim_global_send_below_lookahead_panics)
 {
-	glob_expect_panic(100, 99, 2);
+	glob_expect_panic(100, 99, 2, "g0: global send with delay 99 ps below the declared "
+			  "global lookahead 100 ps");
 }
 END_TEST
 
 START_TEST(test_sim_global_send_without_lookahead_panics)
 {
-	glob_expect_panic(0, 1000, 2);
+	glob_expect_panic(0, 1000, 2, "g0: global send, but the system declares no global lookahead");
 }
 END_TEST
 
 START_TEST(test_sim_global_send_unknown_dst_panics)
 {
-	glob_expect_panic(100, 100, 3);
+	glob_expect_panic(100, 100, 3, "g0: global send to component 3 of 3");
 }
 END_TEST
 
@@ -454,6 +489,7 @@ Suite *sim_suite(void)
 	tcase_add_test(sends, test_sim_port_send_delay_latency_peer_port);
 	tcase_add_test(sends, test_sim_self_send_zero_delay_after_current);
 	tcase_add_test(sends, test_sim_global_send_at_lookahead);
+	tcase_add_test_raise_signal(misuse, test_sim_port_send_overflow_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_below_lookahead_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_without_lookahead_panics, SIGABRT);
 	tcase_add_test_raise_signal(misuse, test_sim_global_send_unknown_dst_panics, SIGABRT);

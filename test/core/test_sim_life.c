@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/xmalloc.h"
+#include "test/core/panic_fixture.h"
 #include "test/core/sim_fixture.h"
 
 /* Test-model parameters, set by a test before sim_engine_init. */
@@ -158,6 +159,7 @@ START_TEST(test_sim_send_handled_event_twice_panics)
 	sim_graph g;
 	simt_run r;
 
+	panict_expect("holder sends an event it does not own (owner 2)");
 	owner_run(OWN_SEND_TWICE, &r, &g);
 }
 END_TEST
@@ -167,6 +169,7 @@ START_TEST(test_sim_send_new_event_twice_panics)
 	sim_graph g;
 	simt_run r;
 
+	panict_expect("holder sends an event it does not own (owner 2)");
 	owner_run(OWN_NEW_SEND_TWICE, &r, &g);
 }
 END_TEST
@@ -176,6 +179,7 @@ START_TEST(test_sim_free_queued_event_panics)
 	sim_graph g;
 	simt_run r;
 
+	panict_expect("assertion failed: ev->owner == CXL_OWN_MODEL || ev->owner == CXL_OWN_HANDLER");
 	owner_run(OWN_FREE_QUEUED, &r, &g);
 }
 END_TEST
@@ -185,6 +189,7 @@ START_TEST(test_sim_keep_unhandled_event_panics)
 	sim_graph g;
 	simt_run r;
 
+	panict_expect("assertion failed: ev->owner == CXL_OWN_HANDLER");
 	owner_run(OWN_KEEP_NEW, &r, &g);
 }
 END_TEST

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "test/core/stats_fixture.h"
+#include "test/core/panic_fixture.h"
 
 /* --- registry, pack and merge --------------------------------------------- */
 
@@ -515,6 +516,7 @@ START_TEST(test_stats_register_counter_twice_panics)
 	stats_set_init(&s);
 	size_t ci = stats_comp_add(&s, 1);
 	stats_counter(&s, ci, "x");
+	panict_expect("component 1 registers stat \"x\" twice");
 	stats_counter(&s, ci, "x");
 }
 END_TEST
@@ -526,6 +528,7 @@ START_TEST(test_stats_register_hist_over_counter_panics)
 	stats_set_init(&s);
 	size_t ci = stats_comp_add(&s, 1);
 	stats_counter(&s, ci, "x");
+	panict_expect("component 1 registers stat \"x\" twice");
 	stats_histogram(&s, ci, "x");
 }
 END_TEST

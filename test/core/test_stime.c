@@ -4,11 +4,14 @@
  * Parsing: every unit, fractions, blanks, and each error (not a whole ps,
  * negative, no unit, unknown unit, overflow, empty).  Formatting: the
  * documented examples and unit choice.  Property: stime_parse(stime_format(t))
- * == t over seeded pseudo-random values of every magnitude.
+ * == t over seeded pseudo-random values of every magnitude.  Conversion
+ * from double (stime_from_ps): exact in range, saturating outside it.
  */
 #include "core/stime.h"
 
 #include <check.h>
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 static sim_time parse_ok(const char *s)
@@ -173,12 +176,34 @@ START_TEST(test_stime_round_trip_property)
 }
 END_TEST
 
+/* A double time out of range saturates; a plain cast was undefined (0 on x86-64). */
+START_TEST(test_stime_from_ps_saturates)
+{
+	volatile double big = 0x1p64; /* volatile: no constant folding of the casts */
+
+	ck_assert_uint_eq(stime_from_ps(0.0), 0);
+	ck_assert_uint_eq(stime_from_ps(1.0), 1);
+	ck_assert_uint_eq(stime_from_ps(2.9), 2);
+	ck_assert_uint_eq(stime_from_ps(0x1p63), UINT64_C(1) << 63);
+	ck_assert_uint_eq(stime_from_ps(0x1p64 - 2048), UINT64_MAX - 2047);
+	ck_assert_uint_eq(stime_from_ps(big), SIM_TIME_MAX - 1);
+	ck_assert_uint_eq(stime_from_ps(1e300), SIM_TIME_MAX - 1);
+	ck_assert_uint_eq(stime_from_ps(INFINITY), SIM_TIME_MAX - 1);
+	ck_assert_uint_eq(stime_from_ps((double)UINT64_MAX * 1.0), SIM_TIME_MAX - 1);
+	ck_assert_uint_eq(stime_from_ps(0.5), 0);
+	ck_assert_uint_eq(stime_from_ps(-1.0), 0);
+	ck_assert_uint_eq(stime_from_ps(-INFINITY), 0);
+	ck_assert_uint_eq(stime_from_ps(NAN), 0);
+}
+END_TEST
+
 Suite *stime_suite(void)
 {
 	Suite *s = suite_create("stime");
 	TCase *parse = tcase_create("parse");
 	TCase *parse_errors = tcase_create("parse_errors");
 	TCase *format = tcase_create("format");
+	TCase *convert = tcase_create("convert");
 
 	tcase_add_test(parse, test_stime_parse_units);
 	tcase_add_test(parse, test_stime_parse_fractions);
@@ -191,9 +216,11 @@ Suite *stime_suite(void)
 	tcase_add_test(parse_errors, test_stime_parse_blank_and_empty);
 	tcase_add_test(format, test_stime_format_examples);
 	tcase_add_test(format, test_stime_round_trip_property);
+	tcase_add_test(convert, test_stime_from_ps_saturates);
 	tcase_set_timeout(format, 30);
 	suite_add_tcase(s, parse);
 	suite_add_tcase(s, parse_errors);
 	suite_add_tcase(s, format);
+	suite_add_tcase(s, convert);
 	return s;
 }

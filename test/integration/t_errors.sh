@@ -86,3 +86,51 @@ check_rejects() {
 		--check "$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=missing.cxt
 }
 test_check_runs_every_validation() { check_rejects 1 && check_rejects 2; }
+
+# Every time a config gives is at most 3600s (core/README.md, "Configuration"):
+# 18446744073709551615ps used to wrap in the sums it entered - host.latency,
+# memory.latency and bus.latency made requests faster with exit 0, an issue
+# interval of it was no interval - or to pass --check and end the run in an
+# internal error (exit 1).  Now each is one range error naming the key, from
+# --set, a per-component override and the file alike.
+huge_time() {
+	local n=$1 key=$2 shown=$3 re
+	re=$(printf '%s' "$key" | sed -e 's/\./\\./g' -e 's/\[/\\[/g' -e 's/]/\\]/g')
+	expect_error "$n" "--set $re=18446744073709551615ps: $shown: 18446744073709551615ps is out of range \(expected [01]ps to 3600s\)" \
+		"$CONFIGS/chain.cfg" --set simulation.end=2us --set "$key=18446744073709551615ps"
+}
+test_huge_times_refused() {
+	local k
+	for k in host.latency memory.latency bus.latency workload.issue_interval link.latency \
+		 switch.latency simulation.drain simulation.end; do
+		huge_time 1 "$k" "$k" || return 1
+	done
+	huge_time 2 host.latency host.latency || return 1
+	huge_time 1 'memory[mem1].latency' memory.latency || return 1
+	printf 'simulation = { end = "1us"; };\nphold = {\n  mean = "3600.000000000001s";\n};\n' > bad.cfg
+	expect_error 1 'bad.cfg:3: phold.mean: 3600.000000000001s is out of range \(expected 1ps to 3600s\)' bad.cfg || return 1
+	good
+	expect_error 2 '--set phold.mean=18446744073709551615ps: phold.mean: .* out of range' \
+		--check good.cfg --set phold.mean=18446744073709551615ps
+}
+
+# workload.rate becomes an issue interval (64 B / rate): one above the 3600s
+# of every time key saturated at 2^64 - 1 ps and then wrapped, so a tiny rate
+# was no rate at all (as many requests as "0").
+test_tiny_rate_refused() {
+	expect_error 1 '--set workload.rate=0.000000000001B/s: workload.rate: "0.000000000001B/s" is less than one 64-byte request per 3600s' \
+		"$CONFIGS/chain.cfg" --set simulation.end=2us --set workload.rate=0.000000000001B/s
+}
+
+# libconfig 1.5 wraps integers beyond 32 bits: `seed = 0xffffffffffffffff`
+# was refused as "-1", and `seed = 4294967296` ran with seed 0.  The file's
+# literal is read exactly: the first is refused as written, the second is
+# the run's seed (stats.json run.seed, --check).
+test_seed_literal_as_written() {
+	printf 'simulation = { end = "50ns"; seed = 0xffffffffffffffff; };\nphold = { lps = 16; };\n' > bad.cfg
+	expect_error 2 'bad.cfg:1: simulation.seed: 0xffffffffffffffff is out of range \(expected >= 0, within -2\^63 to 2\^63-1\)' bad.cfg || return 1
+	printf 'simulation = { end = "50ns"; seed = 4294967296; };\nphold = { lps = 16; };\n' > big.cfg
+	cxl 2 -q big.cfg -o out || return 1
+	grep -q '^    "seed": 4294967296,$' out/stats.json || fail "run.seed: $(grep '"seed"' out/stats.json)" || return 1
+	cxl 1 --check big.cfg | grep -q 'seed 4294967296$' || fail "--check: $(cxl 1 --check big.cfg | grep seed)"
+}

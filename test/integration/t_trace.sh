@@ -244,3 +244,40 @@ test_split_range_and_roundrobin() {
 	trace_error 'output pattern "bad.cxt": needs exactly one %d' split t.cxt bad.cxt --hosts 2 || return 1
 	trace_error 'split: --hosts N is required' split t.cxt 'p%d.cxt'
 }
+
+# Timed replay (workload.replay = timed) waits for record time x
+# workload.time_scale; a product at or past 2^64 ps is after any end, so the
+# record is not issued.  The double -> integer cast of it used to be 0 on
+# x86-64: the record went out at once (3 requests issued here, not 2).
+replay_timed() { # replay_timed TRACE OUT ARGS...
+	local t=$1 o=$2; shift 2
+	cxl 1 -q "$CONFIGS/chain.cfg" --set topology.switches=1 --set topology.hosts=1 \
+		--set topology.memories=1 --set simulation.end=1us --set workload.pattern=trace \
+		--set workload.trace="$t" --set workload.replay=timed "$@" -o "$o"
+}
+test_timed_replay_time_past_2_64_ps_is_not_issued() {
+	printf 'time_ps,addr,op,size\n0,0,R,64\n1000,64,R,64\n18446744073709551615,128,R,64\n' > far.csv
+	tr_ convert far.csv far.cxt > /dev/null 2>&1 || fail "convert far.csv" || return 1
+	replay_timed far.cxt a || return 1
+	[ "$(json_num a/stats.json issued)" = 2 ] || fail "record at 2^64-1 ps: issued $(json_num a/stats.json issued), expected 2" || return 1
+	# 1 ms x 1e11 = 1e20 ps, past 2^64 ps; 0.5 ns x 1e11 = 50 ms, past the end too
+	printf 'time_ps,addr,op,size\n0,0,R,64\n1000000000,64,R,64\n' > scaled.csv
+	tr_ convert scaled.csv scaled.cxt > /dev/null 2>&1 || fail "convert scaled.csv" || return 1
+	replay_timed scaled.cxt b --set workload.time_scale=1e11 || return 1
+	[ "$(json_num b/stats.json issued)" = 1 ] || fail "scaled past 2^64 ps: issued $(json_num b/stats.json issued), expected 1"
+}
+
+# A record past 2^64 (address 0xffffffffffffffc1, 64 bytes; the converter
+# wrote such files before it refused them): the requester split it into
+# lines up to a wrapped addr + size - 1 and issued an endless run of lines
+# (48 requests in 1 us from a 2-record trace, exit 0).  Reading it is now
+# one error naming the record, exit 2, and converting it is refused.
+test_record_past_2_64_is_refused() {
+	local bad=$ROOT/test/traces/corpus/bad-past-2-64.cxt
+	expect_error 1 "$bad: record 1: corrupt block \(address \+ size past 2\^64\)" \
+		"$CONFIGS/chain.cfg" --set topology.switches=1 --set topology.hosts=1 \
+		--set topology.memories=1 --set simulation.end=1us --set workload.pattern=trace \
+		--set workload.trace="$bad" || return 1
+	printf 'time_ps,addr,op,size\n0,0x0,R,64\n1000,0xffffffffffffffc1,R,64\n' > past.csv
+	trace_error 'past.csv:3: address 0xffffffffffffffc1 \+ size 64 goes past 2\^64' convert past.csv past.cxt
+}

@@ -79,8 +79,8 @@ START_TEST(test_trc_codec_extremes)
 {
 	trc_rec r[6] = {
 		{ .time = 0, .addr = 0, .size = 1 },
-		{ .time = 1, .addr = UINT64_MAX, .size = UINT32_MAX },
-		{ .time = 1, .addr = 0, .size = 64 },
+		{ .time = 1, .addr = UINT64_MAX, .size = 1 },
+		{ .time = 1, .addr = 0, .size = UINT32_MAX },
 		{ .time = UINT64_MAX - 1, .addr = UINT64_MAX - 63, .size = 2 },
 		{ .time = UINT64_MAX, .addr = 1ull << 63, .size = 64, .op = TRC_WRITE },
 		{ .time = UINT64_MAX, .addr = 63, .size = 64 },
@@ -299,6 +299,24 @@ START_TEST(test_trc_codec_decode_abs_checks)
 }
 END_TEST
 
+/* A record is the bytes [addr, addr + size): past 2^64 they wrapped (an endless run of lines). */
+START_TEST(test_trc_codec_record_past_2_64)
+{
+	trc_rec r[3] = {
+		{ .addr = 0, .size = 64 },
+		/* ends at 2^64 - 1, then one byte past it */
+		{ .time = 1, .addr = UINT64_MAX - (UINT32_MAX - 1), .size = UINT32_MAX },
+		{ .time = 2, .addr = UINT64_MAX - 63, .size = 65 },
+	};
+	uint8_t p[TRC_PAYLOAD_MAX(3) + 8] = { 0 };
+	size_t cut[TRC_SECTIONS], len;
+
+	free(round_trip(r, 2, &len));
+	len = trc__encode_block(r, 3, p, cut);
+	expect_bad(p, len, 3, "address + size past 2^64", 2);
+}
+END_TEST
+
 START_TEST(test_trc_codec_address_range)
 {
 	/* line 2^58 - 1 then +1: the decoded line leaves the 2^64 byte space */
@@ -337,6 +355,7 @@ Suite *trc_codec_suite(void)
 	tcase_add_test(dec, test_trc_codec_decode_varint_checks);
 	tcase_add_test(dec, test_trc_codec_decode_abs_checks);
 	tcase_add_test(dec, test_trc_codec_address_range);
+	tcase_add_test(dec, test_trc_codec_record_past_2_64);
 	suite_add_tcase(s, rt);
 	suite_add_tcase(s, dec);
 	return s;

@@ -236,11 +236,15 @@ START_TEST(test_trc_import_errors_name_the_line)
 	import_fails("0x40 READ 5\n0x80 READ 4\n", NULL, "2: time 4000 ps is before the previous "
 		     "record's 5000 ps (records must be sorted by time)");
 	import_fails("0x40 R 18446744073709552\n", NULL, "1: time 18446744073709552 overflows 2^64 ps");
+	import_fails("0x40 R 0\n0xffffffffffffffc1 R 1\n", NULL,
+		     "2: address 0xffffffffffffffc1 + size 64 goes past 2^64");
 	o.fmt = TRC_FMT_CSV;
 	import_fails("addr,op\n0x40,R,1\n", NULL, "2: expected 2 fields (as the header)");
 	import_fails("addr,op\n0x40\n", NULL, "2: expected 2 fields (as the header)");
 	import_fails("addr,op,size\n0x40,R,0\n", NULL,
 		     "2: bad size \"0\" (expected 1 to 4294967295 bytes)");
+	import_fails("addr,op,size\n0xffffffffffffff00,R,257\n", NULL,
+		     "2: address 0xffffffffffffff00 + size 257 goes past 2^64");
 	import_fails("addr,op,time_ps\n0x40,R,5\n0x40,R,4\n", NULL, "3: time 4 ps is before the "
 		     "previous record's 5 ps (records must be sorted by time)");
 	import_fails("addr,op,addr\n", NULL,

@@ -457,6 +457,8 @@ START_TEST(test_trc_read_corpus_crafted_messages)
 		{ "bad-short-inflate.cxt", 0, "corrupt block (does not inflate to 21 bytes)" },
 		{ "bad-reserved-tag.cxt", 1, "corrupt block (reserved tag bits set)" },
 		{ "bad-mantissa-short.cxt", 2, "corrupt block (mantissa column too short)" },
+		/* written by the converter before it refused records past 2^64 */
+		{ "bad-past-2-64.cxt", 1, "corrupt block (address + size past 2^64)" },
 	};
 	const char *dir = getenv("TRC_CORPUS") ? getenv("TRC_CORPUS") : "test/traces/corpus";
 	char path[1024];

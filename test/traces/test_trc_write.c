@@ -37,10 +37,13 @@ static void expect_add_error(const trc_rec *first, const trc_rec *bad, const cha
 START_TEST(test_trc_write_refuses_bad_records)
 {
 	trc_rec ok = { .time = 100, .addr = 64, .size = 64 };
-	trc_rec t = ok, s = ok, o = ok, f = ok, pad = ok;
+	trc_rec t = ok, s = ok, o = ok, f = ok, pad = ok, past = ok, last = ok;
 
 	t.time = 99;
 	s.size = 0;
+	past.addr = UINT64_MAX - 63; /* 65 bytes from 2^64 - 64: one past the end */
+	past.size = 65;
+	last.addr = UINT64_MAX - 63; /* 64 bytes: the last byte is 2^64 - 1, fine */
 	o.op = 2;
 	f.flags = 0x80;
 	pad.pad = 1;
@@ -50,6 +53,11 @@ START_TEST(test_trc_write_refuses_bad_records)
 	expect_add_error(&ok, &o, "op is neither read nor write");
 	expect_add_error(&ok, &f, "unknown flags");
 	expect_add_error(&ok, &pad, "unknown flags");
+	/* the requester splits a record into the lines [addr, addr + size): it wrapped */
+	expect_add_error(&ok, &past, "address + size past 2^64 (bytes beyond the 64-bit "
+			 "address space)");
+	trc_rec two[2] = { ok, last };
+	trcf_write(trcf_path("last.cxt"), two, 2, 16, NULL);
 }
 END_TEST
 

@@ -28,6 +28,7 @@
 
 #include "core/rng.h"
 #include "models/coherence/sf_int.h"
+#include "test/core/panic_fixture.h"
 #include "test/models/coherence/sf_fixture.h"
 
 /* Choose victims for @line's set, check they are locked, remove them; lines into @got. */
@@ -378,6 +379,7 @@ START_TEST(test_sf_insert_present_panics)
 	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
 
 	sfx_ins(s, 5);
+	panict_expect("assertion failed: s->idx[i].line != line");
 	sf_insert(s, 5);
 }
 END_TEST
@@ -386,6 +388,7 @@ START_TEST(test_sf_remove_invalid_panics)
 {
 	sf *s = sfx_mk(4, 0, SF_FIFO, 1);
 
+	panict_expect("assertion failed: e < s->p.entries && s->ent[e].valid");
 	sf_remove(s, 0);
 }
 END_TEST
@@ -397,6 +400,7 @@ START_TEST(test_sf_check_finds_grp_damage)
 	ins_all(s, (const uint64_t[]){ 4, 5, 9 }, 3);
 	ck_assert_uint_eq(sf_check(s), 3);
 	s->grp[s->grec[sf_find(s, 9)]].key[0]++;   /* a stale group key */
+	panict_expect("sf_check: group record 1: stale key (len 1)");
 	sf_check(s);
 }
 END_TEST
@@ -409,6 +413,7 @@ START_TEST(test_sf_check_finds_damage)
 	sfx_ins(s, 2);
 	ck_assert_uint_eq(sf_check(s), 2);
 	s->lcount[sf_find(s, 2)] = 7;   /* heap key no longer the table's count */
+	panict_expect("sf_check: entry 1: lcount 7 != table count");
 	sf_check(s);
 }
 END_TEST

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "models/proto/cxl_proto.h"
+#include "test/core/panic_fixture.h"
 #include "test/models/link/bus_fixture.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -101,6 +102,7 @@ END_TEST
 
 START_TEST(test_bus_ser_time_bad_gen_panics)
 {
+	panict_expect("bus_ser_time: gen 7 lanes 16 (gen 1..6, lanes >= 1)");
 	bus_ser_time(7, 16, BUS_ENC_AUTO, 64);
 }
 END_TEST
@@ -308,6 +310,7 @@ START_TEST(test_bus_sender_ignoring_credits_panics)
 	const char *sets[] = { "bus.buffer=4", "tep.packets_a=5", "tep.rogue=true", NULL };
 	bfx r;
 
+	panict_expect("bus: packet on port 0 VC 1 with its buffer full (4): the sender ignored its credits");
 	bfx_run(&r, BFX_LA, BFX_LB, sets); /* the 5th packet overflows the FIFO */
 }
 END_TEST

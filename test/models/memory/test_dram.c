@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test/core/panic_fixture.h"
 #include "test/models/memory/dram_check.h"
 #include "test/models/memory/dram_drive.h"
 
@@ -529,6 +530,7 @@ START_TEST(test_dram_full_queue_panics)
 	dram *d = dram_create(&p);
 	dram_enqueue(d, 0, 0, 0, 0);
 	ck_assert_int_eq(dram_full(d, 0), 1);
+	panict_expect("assertion failed: c->n < p->queue");
 	dram_enqueue(d, 2, 0, 0, 1);
 }
 END_TEST
@@ -538,6 +540,7 @@ START_TEST(test_dram_enqueue_without_advance_panics)
 	dram_params p = preset("DDR4-3200");
 	dram *d = dram_create(&p);
 
+	panict_expect("assertion failed: c->upto == now");
 	dram_enqueue(d, 0, 0, 1000, 0);
 }
 END_TEST

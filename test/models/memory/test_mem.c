@@ -18,6 +18,7 @@
 
 #include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
+#include "test/core/panic_fixture.h"
 #include "test/models/memory/mem_fixture.h"
 
 enum { LINE_PS = 82500, US = 1000000 };
@@ -524,6 +525,8 @@ START_TEST(test_mem_flag_birsp_outside_block_panics)
 	mfx_scripts[0].birsp[0] = (mfx_birsp){ 1, CXL_PKT_FLAG | CXL_PKT_FLAG_AT(1), 9 };
 	mfx_scripts[0].nbirsp = 1;
 	rd(1, 2 * US, 128, 1, 1); /* conflict: a BISnp of one line */
+	panict_expect("assertion failed: !(p->flags & CXL_PKT_FLAG) || "
+		      "CXL_PKT_FLAG_LINE(p->flags) < p->tag");
 	mfx_run(&r, sets);
 }
 END_TEST

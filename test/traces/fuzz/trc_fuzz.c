@@ -13,7 +13,8 @@
  *      importer (format detected, then forced to each format in turn), every
  *      record printed back through an exporter.
  * Invariants checked on every record returned: time never decreases,
- * addresses fit their line range, sizes are non-zero, op and flags valid,
+ * addresses fit their line range, sizes are non-zero, a record's bytes end
+ * at or below 2^64 - 1 (addr + size - 1 does not wrap), op and flags valid,
  * and the reader never returns more records than its header announces.  A
  * violated invariant aborts (a "crash" for libFuzzer).  Crashing inputs go
  * to test/traces/corpus/, which the unit tests replay.
@@ -31,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check_rec(const trc_rec *r, uint64_t *last)
 {
 	if (r->time < *last || !r->size || r->op > TRC_WRITE || r->flags & ~TRC_REC_NOTIME || r->pad)
+		abort();
+	if (r->addr > UINT64_MAX - (r->size - 1))
 		abort();
 	*last = r->time;
 }
