@@ -30,19 +30,10 @@ struct gtab {
 	uint32_t npool, cap_pool;
 };
 
-static uint64_t set_hash(const uint16_t *set, uint32_t n)
-{
-	uint64_t h = 1469598103934665603ull ^ n;
-
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ set[i]) * 1099511628211ull;
-	return h;
-}
-
 /* The group of device set @set (@n ids): found, or added as f->ngroups++. */
 static uint32_t group_of_set(fabric *f, gtab *t, const uint16_t *set, uint32_t n)
 {
-	uint64_t h = set_hash(set, n);
+	uint64_t h = fab_fnv(1469598103934665603ull, set, n * sizeof(*set));
 
 	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
 		uint32_t g = t->slot[i];

@@ -155,6 +155,16 @@ uint32_t fab_find(const fabric *f, const char *name);
  */
 int fab_finish(fabric *f, sim_graph *g, cxl_err *err);
 
+/* fab_fnv - FNV-1a of @len bytes at @data, continuing hash @h (route checksum, group table). */
+static inline uint64_t fab_fnv(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *c = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ c[i]) * 1099511628211ull;
+	return h;
+}
+
 /* fab_group_requesters - the memory groups (fab_group.c); at the end of fab_finish. */
 void fab_group_requesters(fabric *f);
 

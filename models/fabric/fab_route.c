@@ -287,25 +287,16 @@ int fab_route_adaptive(const fab_route *r, uint32_t s, uint32_t src, uint32_t ds
 	return fab_route_adaptive_by(r, s, src, dst, array_load, load);
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *c = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ c[i]) * 1099511628211ull;
-	return h;
-}
-
 uint64_t fab_route_checksum(const fab_route *r)
 {
 	uint64_t h = 14695981039346656037ull;
 
-	h = fnv(h, &r->nsw, sizeof(r->nsw));
-	h = fnv(h, &r->npbr, sizeof(r->npbr));
-	h = fnv(h, r->set_of, (size_t)r->nsw * r->npbr * sizeof(*r->set_of));
-	h = fnv(h, r->sw_set0, r->nsw * sizeof(*r->sw_set0));
-	h = fnv(h, r->set_start, (r->nsets + 1) * sizeof(*r->set_start));
-	return fnv(h, r->ports, r->nports * sizeof(*r->ports));
+	h = fab_fnv(h, &r->nsw, sizeof(r->nsw));
+	h = fab_fnv(h, &r->npbr, sizeof(r->npbr));
+	h = fab_fnv(h, r->set_of, (size_t)r->nsw * r->npbr * sizeof(*r->set_of));
+	h = fab_fnv(h, r->sw_set0, r->nsw * sizeof(*r->sw_set0));
+	h = fab_fnv(h, r->set_start, (r->nsets + 1) * sizeof(*r->set_start));
+	return fab_fnv(h, r->ports, r->nports * sizeof(*r->ports));
 }
 
 size_t fab_route_bytes(const fab_route *r)

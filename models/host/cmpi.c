@@ -236,7 +236,8 @@ static int read_layout(cmpi *s, const prog_ctx *ctx, const cfg *cf, cxl_err *err
 		return cfg_error_at(cf, "workload.cmpi.procs", err,
 				    "%lld processes, more than host.cores (%u)", (long long)procs,
 				    ctx->cores);
-	s->procs = procs ? (uint32_t)procs : ctx->cores;
+	/* a host alone in its memory group has no peer: none of its processes takes part */
+	s->procs = n < 2 ? 0 : procs ? (uint32_t)procs : ctx->cores;
 	s->base = cfg_size(cf, "workload.cmpi.base");
 	if (s->base % PROG_FLAG_ALIGN)
 		return cfg_error_at(cf, "workload.cmpi.base", err,

@@ -44,8 +44,6 @@ static uint32_t out_of(const cmpi *s, uint32_t a, uint32_t k)
 {
 	uint32_t n = s->nhosts;
 
-	if (n < 2)
-		return CMPI_NONE; /* alone in its memory group */
 	switch (s->peers) {
 	case CMPI_PAIRS:
 		return a % 2 == 0 && a + 1 < n ? a + 1 : CMPI_NONE;
@@ -61,8 +59,6 @@ static uint32_t in_of(const cmpi *s, uint32_t a, uint32_t k)
 {
 	uint32_t n = s->nhosts;
 
-	if (n < 2)
-		return CMPI_NONE;
 	switch (s->peers) {
 	case CMPI_PAIRS:
 		return a % 2 ? a - 1 : CMPI_NONE;
@@ -78,8 +74,6 @@ static uint32_t bar_peers(const cmpi *s)
 {
 	uint32_t h = s->host, n = s->nhosts;
 
-	if (n < 2)
-		return 0;
 	switch (s->peers) {
 	case CMPI_PAIRS:
 		return h % 2 || h + 1 < n;
