@@ -12,7 +12,8 @@
  * order and compares each line with its canonical re-print.  The others
  * (lackey, ramulator-cpu, drcachesim), where a line gives no record or
  * several, go through trc__tools_next: each line's accesses are queued in
- * acc[] and handed out one 64-byte-line piece at a time.
+ * acc[] and handed out one record at a time, lackey's and drcachesim's in
+ * pieces that stay within one 64-byte line.
  *
  * Memory: a 64 KiB read buffer and two lines, whatever the input length.
  */

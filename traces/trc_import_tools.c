@@ -199,14 +199,15 @@ static int set_time(trc_import *im, const char *field, uint64_t t, cxl_err *err)
 	return 0;
 }
 
-/* Queue @size bytes at @addr. */
-static int queue(trc_import *im, uint64_t addr, uint64_t size, uint8_t op, cxl_err *err)
+/* Queue @size bytes at @addr; @field is named if they go past 2^64. */
+static int queue(trc_import *im, const char *field, uint64_t addr, uint64_t size, uint8_t op,
+		 cxl_err *err)
 {
 	if (!size || size > UINT32_MAX)
 		return tfail(im, err, "field size: %llu (expected 1 to 4294967295 bytes)",
 			     (unsigned long long)size);
 	if (size - 1 > UINT64_MAX - addr)
-		return tfail(im, err, "field size: %llu bytes at 0x%llx go past 2^64",
+		return tfail(im, err, "field %s: %llu bytes at 0x%llx go past 2^64", field,
 			     (unsigned long long)size, (unsigned long long)addr);
 	im->acc[im->nacc++] = (trc__access){ .addr = addr, .left = size, .op = op };
 	return 0;
@@ -270,9 +271,9 @@ static int lackey_line(trc_import *im, cxl_err *err)
 	if (instr_time(im, "time", im->instrs ? im->instrs - 1 : 0, &t, err) ||
 	    set_time(im, "time", t, err))
 		return -1;
-	if (kind[0] != 'S' && queue(im, addr, size, TRC_READ, err))
+	if (kind[0] != 'S' && queue(im, "size", addr, size, TRC_READ, err))
 		return -1;
-	if (kind[0] != 'L' && queue(im, addr, size, TRC_WRITE, err))
+	if (kind[0] != 'L' && queue(im, "size", addr, size, TRC_WRITE, err))
 		return -1;
 	return 0;
 }
@@ -292,9 +293,9 @@ static int cpu_line(trc_import *im, cxl_err *err)
 	    (n == 3 && c_addr(im, "write-back address", f[2], 1, &wb, err)))
 		return -1;
 	if (bubble_time(im, b, &t, err) || set_time(im, "bubbles", t, err) ||
-	    queue(im, addr, LINE_BYTES, TRC_READ, err))
+	    queue(im, "address", addr, LINE_BYTES, TRC_READ, err))
 		return -1;
-	return n == 3 ? queue(im, wb, LINE_BYTES, TRC_WRITE, err) : 0;
+	return n == 3 ? queue(im, "write-back address", wb, LINE_BYTES, TRC_WRITE, err) : 0;
 }
 
 /* Digits at *@s into *@v (no overflow), advancing *@s: 0, or -1 if none. */
@@ -405,7 +406,7 @@ static int dr_line(trc_import *im, cxl_err *err)
 	    instr_time(im, "instr#", instr ? instr - 1 : 0, &t, err) ||
 	    set_time(im, "instr#", t, err))
 		return -1;
-	return queue(im, addr, size, op, err);
+	return queue(im, "size", addr, size, op, err);
 }
 
 /* The next piece of the queued accesses into @rec. */

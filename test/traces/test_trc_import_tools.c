@@ -293,6 +293,8 @@ START_TEST(test_trc_import_tools_ramulator_cpu_errors)
 	import_fails("3 0x40\n3\n", NULL, "2: expected 2 or 3 fields: BUBBLES ADDR [WBADDR]");
 	import_fails("3 0x40\n3 0x40 0xq\n", NULL, "2: field write-back address: \"0xq\" is not an "
 		     "address (expected 0x and up to 16 hex digits, or a decimal integer below 2^64)");
+	import_fails("3 0x40\n3 0x80 0xffffffffffffffc1\n", NULL, "2: field write-back address: 64 "
+		     "bytes at 0xffffffffffffffc1 go past 2^64");
 	import_fails("20000000000000000 0x40\n", NULL, "1: field bubbles: instruction "
 		     "20000000000000000 at 1000 ps each is past 2^64 ps");
 	import_fails("1 0x40\n18446744073709551615 0x40\n", NULL,
