@@ -36,6 +36,9 @@ struct trc__access {
 };
 
 #define TRC__ACCESS_MAX 2 /* most accesses of one line: a modify, or a load and its write-back */
+#define TRC__ACCESS_BYTES_MAX 65536 /* largest access of one line (an instruction's operand),
+					 bytes: bounds the records one line can give to
+					 2 x 1025 */
 
 struct trc_import {
 	gzFile gz;                    /* input, plain or gzip */

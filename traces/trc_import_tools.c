@@ -203,9 +203,9 @@ static int set_time(trc_import *im, const char *field, uint64_t t, cxl_err *err)
 static int queue(trc_import *im, const char *field, uint64_t addr, uint64_t size, uint8_t op,
 		 cxl_err *err)
 {
-	if (!size || size > UINT32_MAX)
-		return tfail(im, err, "field size: %llu (expected 1 to 4294967295 bytes)",
-			     (unsigned long long)size);
+	if (!size || size > TRC__ACCESS_BYTES_MAX)
+		return tfail(im, err, "field size: %llu (expected 1 to %d bytes, the operand of "
+			     "one instruction)", (unsigned long long)size, TRC__ACCESS_BYTES_MAX);
 	if (size - 1 > UINT64_MAX - addr)
 		return tfail(im, err, "field %s: %llu bytes at 0x%llx go past 2^64", field,
 			     (unsigned long long)size, (unsigned long long)addr);

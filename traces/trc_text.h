@@ -70,7 +70,9 @@
  * lackey counts I lines; drcachesim takes INSTR# (the view tool's count of
  * instructions so far, the access's own included), or counts ifetch lines
  * in the old format; ramulator-cpu and ramulator2 add BUBBLES + 1 per line.
- * Accesses of one instruction share its time.
+ * Accesses of one instruction share its time.  An access of lackey or
+ * drcachesim is at most 65536 bytes (an instruction's operand; larger is an
+ * error), so a line gives at most 2 x 1025 records.
  *
  * Canonical text: addresses "0x" + lower-case hex without leading zeros
  * ("0x0" for zero; CSV addresses too), decimal numbers without leading

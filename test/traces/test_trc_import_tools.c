@@ -159,9 +159,10 @@ START_TEST(test_trc_import_tools_lackey_errors)
 	import_fails("I  00401000,5\n L 00401000,x\n", NULL,
 		     "2: field size: \"x\" is not a size (expected decimal bytes)");
 	import_fails("I  00401000,5\n S 00401000,0\n", NULL,
-		     "2: field size: 0 (expected 1 to 4294967295 bytes)");
-	import_fails("I  00401000,5\n S 00401000,4294967296\n", NULL,
-		     "2: field size: 4294967296 (expected 1 to 4294967295 bytes)");
+		     "2: field size: 0 (expected 1 to 65536 bytes, the operand of one instruction)");
+	/* a 1 GB access would make 2^24 records of one line (a fuzzer's find) */
+	import_fails("I  00401000,5\n S 00401000,1000000000\n", NULL, "2: field size: 1000000000 "
+		     "(expected 1 to 65536 bytes, the operand of one instruction)");
 	import_fails("I  00401000,5\n S ffffffffffffffff,2\n", NULL,
 		     "2: field size: 2 bytes at 0xffffffffffffffff go past 2^64");
 	import_fails("I  0,zz\n", &(trc_import_opts){ .fmt = TRC_FMT_LACKEY },
@@ -169,11 +170,18 @@ START_TEST(test_trc_import_tools_lackey_errors)
 }
 END_TEST
 
-/* the last addresses of the line hand out whole, the first byte of 2^64 - 64 .. too */
-START_TEST(test_trc_import_tools_lackey_top_of_memory)
+/* the top of memory, and the largest access: 1024 line records */
+START_TEST(test_trc_import_tools_lackey_extremes)
 {
+	char *back = through(" S 00401000,65536\n", NULL, TRC_FMT_CSV, NULL), *p = back;
+	int lines = 0;
+
 	gives(" S ffffffffffffffc0,64\n L fffffffffffffffe,2\n", NULL, "time_ps,addr,op,size\n"
 	      "0,0xffffffffffffffc0,W,64\n0,0xfffffffffffffffe,R,2\n");
+	while ((p = strchr(p, '\n')) && ++p)
+		lines++;
+	ck_assert_int_eq(lines, 1 + 65536 / 64);
+	free(back);
 }
 END_TEST
 
@@ -388,7 +396,9 @@ START_TEST(test_trc_import_tools_drcachesim_errors)
 		{ "  10  2:  77 read  8 byte(s) @ 40",
 		  "2: field address: \"40\" is not an address (expected 0x and up to 16 hex digits)" },
 		{ "  10  2:  77 write 0 byte(s) @ 0x40",
-		  "2: field size: 0 (expected 1 to 4294967295 bytes)" },
+		  "2: field size: 0 (expected 1 to 65536 bytes, the operand of one instruction)" },
+		{ "  10  2:  77 write 65537 byte(s) @ 0x40",
+		  "2: field size: 65537 (expected 1 to 65536 bytes, the operand of one instruction)" },
 		{ "  10  99999999999999999999:  77 read 8 byte(s) @ 0x40",
 		  "2: field record# or instr#: a number above 2^64" },
 	};
@@ -474,7 +484,7 @@ Suite *trc_import_tools_suite(void)
 
 	tcase_add_test(lackey, test_trc_import_tools_lackey);
 	tcase_add_test(lackey, test_trc_import_tools_lackey_errors);
-	tcase_add_test(lackey, test_trc_import_tools_lackey_top_of_memory);
+	tcase_add_test(lackey, test_trc_import_tools_lackey_extremes);
 	tcase_add_test(lackey, test_trc_import_tools_lackey_many_blocks);
 	tcase_add_test(ram, test_trc_import_tools_ramulator);
 	tcase_add_test(ram, test_trc_import_tools_ramulator_errors);
