@@ -62,8 +62,15 @@ enum trc_fmt {
 	TRC_FMT_ESF = 1,      /* 0xADDR R|W TICK */
 	TRC_FMT_DRAMSIM3 = 2, /* 0xADDR READ|WRITE CYCLE */
 	TRC_FMT_CSV = 3,      /* header line naming the columns, then values */
+	/* Tools' output (traces/trc_text.h); clock: time per instruction where
+	 * the format counts instructions, 0 where it has no time. */
+	TRC_FMT_LACKEY = 4,   /* valgrind --tool=lackey --trace-mem=yes: I, L, S, M lines */
+	TRC_FMT_RAMULATOR = 5, /* Ramulator memory trace: ADDR R|W (no time) */
+	TRC_FMT_RAMULATOR2 = 6, /* Ramulator2 LoadStoreTrace: LD|ST ADDR (bubbles: with time) */
+	TRC_FMT_RAMULATOR_CPU = 7, /* Ramulator CPU / Ramulator2 SimpleO3: BUBBLES ADDR [WBADDR] */
+	TRC_FMT_DRCACHESIM = 8, /* DynamoRIO drcachesim `view` output */
 };
-#define TRC_FMT_COUNT 4
+#define TRC_FMT_COUNT 9
 
 #define TRC_ORIGIN_ESF_DELAY 0x100u /* ESF ticks were delays since the previous record */
 
@@ -78,7 +85,8 @@ struct trc_origin {
 typedef struct trc_reader trc_reader;
 typedef struct trc_writer trc_writer;
 
-/* trc_fmt_name - "none", "esf", "dramsim3" or "csv" ("?" out of range). */
+/* trc_fmt_name - "none", "esf", "dramsim3", "csv", "lackey", "ramulator",
+ * "ramulator2", "ramulator-cpu" or "drcachesim" ("?" out of range). */
 const char *trc_fmt_name(int fmt);
 
 /**

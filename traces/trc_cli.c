@@ -162,6 +162,44 @@ int trc_cli_time(const char *opt, const char *s, int positive, uint64_t *ps, cxl
 }
 
 /**
+ * trc_cli_ipns - see trc_cli.h.
+ */
+int trc_cli_ipns(const char *opt, const char *s, uint64_t *ps, cxl_err *err)
+{
+	uint64_t m = 0, scale = 1;
+	const char *p = s;
+	int frac = -1;
+
+	for (; *p; p++) {
+		if (*p == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p) || m > UINT64_MAX / 10 / 1000 || frac == 9)
+			return cxl_err_set(err, CXL_EINVAL, "%s %s: not a rate (expected instructions "
+					   "per ns, e.g. 1, 2.5, 0.25)", opt, s);
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (frac >= 0) {
+			frac++;
+			scale *= 10;
+		}
+	}
+	if (p == s || frac == 0 || !m)
+		return cxl_err_set(err, CXL_EINVAL, "%s %s: not a rate above 0 (expected "
+				   "instructions per ns, e.g. 1, 2.5, 0.25)", opt, s);
+	/* rate = m / scale per ns, so one instruction takes 1000 * scale / m ps */
+	if (1000 * scale < m)
+		return cxl_err_set(err, CXL_EINVAL, "%s %s: above 1000 per ns (an instruction "
+				   "takes at least 1 ps)", opt, s);
+	if ((1000 * scale) % m)
+		return cxl_err_set(err, CXL_EINVAL, "%s %s: one instruction would not take a whole "
+				   "number of ps (give --clock, the time of one instruction, "
+				   "e.g. --clock 333ps)", opt, s);
+	*ps = 1000 * scale / m;
+	return 0;
+}
+
+/**
  * trc_cli_choice - see trc_cli.h.
  */
 int trc_cli_choice(const char *opt, const char *s, const char *const *names, int n, int *out,

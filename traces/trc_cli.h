@@ -56,6 +56,14 @@ int trc_cli_fraction(const char *opt, const char *s, double *v, cxl_err *err);
 int trc_cli_time(const char *opt, const char *s, int positive, uint64_t *ps, cxl_err *err);
 
 /**
+ * trc_cli_ipns - an instruction rate in instructions per ns ("1", "2.5",
+ * "0.25"; at most 9 decimals) as the time of one instruction in *@ps, which
+ * must come out a whole number of ps, 1 or more (3 per ns, 333.3 ps, is
+ * refused: give --clock 333ps instead).
+ */
+int trc_cli_ipns(const char *opt, const char *s, uint64_t *ps, cxl_err *err);
+
+/**
  * trc_cli_choice - index of @s in @names (@n of them).
  * The message lists the names separated by '|'.
  */

@@ -1,6 +1,7 @@
 /*
- * traces/trc_export.c - records to text lines (ESF, DRAMsim3, CSV) and the
- * CSV column names shared with the importer (formats in trc_text.h).
+ * traces/trc_export.c - records to text lines (ESF, DRAMsim3, CSV, Ramulator
+ * and Ramulator2 memory traces) and the CSV column names shared with the
+ * importer (formats in trc_text.h).
  *
  * An exporter is a small value (no allocation): the target format, its
  * clock, the CSV column order, and the previous record's time (ESF delays).
@@ -92,13 +93,18 @@ int trc_export_init(trc_export *ex, const trc_origin *o, int to, uint64_t clock_
 
 	memset(ex, 0, sizeof(*ex));
 	if (to == TRC_FMT_NONE)
-		to = o->fmt == TRC_FMT_NONE ? TRC_FMT_CSV : o->fmt;
+		to = trc_fmt_exports(o->fmt) ? o->fmt : TRC_FMT_CSV;
+	if (!trc_fmt_exports(to))
+		return cxl_err_set(err, CXL_EINVAL, "cannot print %s text (the formats printed are "
+				   "esf, dramsim3, csv, ramulator and ramulator2)", trc_fmt_name(to));
 	ex->fmt = to;
 	ex->clock_ps = clock_ps ? clock_ps : TRC_DEFAULT_CLOCK_PS;
 	ex->esf_delay = esf_delay;
+	ex->bubbles = to == TRC_FMT_RAMULATOR2 && clock_ps;
 	if (to == o->fmt) {
 		ex->clock_ps = o->clock_ps;
 		ex->esf_delay = !!(o->flags & TRC_ORIGIN_ESF_DELAY);
+		ex->bubbles = to == TRC_FMT_RAMULATOR2 && o->clock_ps;
 		if (to == TRC_FMT_CSV)
 			hdr = o->text;
 	}
@@ -177,6 +183,43 @@ static int csv_line(trc_export *ex, const trc_rec *r, char *buf, const char **wh
 	return len;
 }
 
+/* Ramulator2's bubble count before @r: instructions since the previous record's, less one. */
+static int bubbles(const trc_export *ex, const trc_rec *r, uint64_t *b, const char **why)
+{
+	uint64_t i, prev;
+
+	if (in_units(r->time, ex->clock_ps, &i, why))
+		return -1;
+	if (!ex->index) {
+		*b = i;
+		return 0;
+	}
+	prev = ex->prev_time / ex->clock_ps;
+	if (i <= prev) {
+		*why = "two accesses in one instruction (a Ramulator2 line is one instruction)";
+		return -1;
+	}
+	*b = i - prev - 1;
+	return 0;
+}
+
+/* A Ramulator (0xADDR R|W) or Ramulator2 ([BUBBLES ]LD|ST 0xADDR) line of @r into @buf. */
+static int ramulator_line(const trc_export *ex, const trc_rec *r, char *buf, const char **why)
+{
+	uint64_t b;
+	int len = 0;
+
+	if (ex->fmt == TRC_FMT_RAMULATOR)
+		return sprintf(buf, "0x%" PRIx64 " %c\n", r->addr, r->op == TRC_WRITE ? 'W' : 'R');
+	if (ex->bubbles) {
+		if (bubbles(ex, r, &b, why))
+			return -1;
+		len = sprintf(buf, "%" PRIu64 " ", b);
+	}
+	return len + sprintf(buf + len, "%s 0x%" PRIx64 "\n", r->op == TRC_WRITE ? "ST" : "LD",
+			     r->addr);
+}
+
 /**
  * trc_export_line - see trc_text.h.
  */
@@ -189,8 +232,12 @@ int trc_export_line(trc_export *ex, const trc_rec *r, char *buf, const char **wh
 		len = csv_line(ex, r, buf, why);
 	} else if (r->size != 64) {
 		*why = ex->fmt == TRC_FMT_ESF ? "size is not 64 B (ESF text has no size field)"
-					      : "size is not 64 B (DRAMsim3 text has no size field)";
+		       : ex->fmt == TRC_FMT_DRAMSIM3 ? "size is not 64 B (DRAMsim3 text has no size field)"
+		       : "size is not 64 B (Ramulator text has no size field)";
 		return -1;
+	} else if (ex->fmt == TRC_FMT_RAMULATOR || ex->fmt == TRC_FMT_RAMULATOR2) {
+		if ((len = ramulator_line(ex, r, buf, why)) < 0)
+			return -1;
 	} else if (ex->fmt == TRC_FMT_ESF) {
 		if (esf_tick(ex, r, &t, why))
 			return -1;

@@ -13,10 +13,14 @@
  *                and CRLF-mangling transfers)
  *   8      2     version: 2 (1 is read too; it never has the ABS flag)
  *   10     2     header length H = 48 + L (bytes, CRC included)
- *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*), bit 8
- *                TRC_ORIGIN_ESF_DELAY (ESF ticks were delays); other bits 0
+ *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*, 0..8; values
+ *                4..8, the tools' formats, came later than version 2, and a
+ *                reader built before them refuses such a file as "bad origin
+ *                in header"), bit 8 TRC_ORIGIN_ESF_DELAY (ESF ticks were
+ *                delays); other bits 0
  *   16     8     record count N
- *   24     8     clock: ps per tick/cycle of the origin text, 0 if none
+ *   24     8     clock: ps per tick/cycle of the origin text, or per
+ *                instruction for formats that count instructions; 0 if none
  *   32     4     block capacity B: most records in one block, 1..2^20
  *   36     4     records CRC: CRC32 over the N records, each serialised as
  *                its 24-byte record image (below), in order

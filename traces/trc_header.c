@@ -10,13 +10,17 @@
 
 #include <string.h>
 
-static const char *const fmt_names[TRC_FMT_COUNT] = { "none", "esf", "dramsim3", "csv" };
+static const char *const fmt_names[TRC_FMT_COUNT] = {
+	"none", "esf", "dramsim3", "csv", "lackey", "ramulator", "ramulator2", "ramulator-cpu",
+	"drcachesim",
+};
 
 /**
  * trc_fmt_name - name of a text format.
  * @fmt: TRC_FMT_*
  *
- * Return: "none", "esf", "dramsim3", "csv", or "?" for anything else.
+ * Return: its name ("none", "esf", ..., the names of enum trc_fmt in lower
+ * case, "ramulator-cpu" for TRC_FMT_RAMULATOR_CPU), or "?" for anything else.
  */
 const char *trc_fmt_name(int fmt)
 {
@@ -28,8 +32,11 @@ const char *trc_fmt_name(int fmt)
  * @o:   the origin
  * @err: OUT error record, may be NULL
  *
- * ESF and DRAMsim3 need a clock; TRC_ORIGIN_ESF_DELAY is only for ESF; the
- * text is only for CSV, at most TRC_ORIGIN_TEXT_MAX bytes, without newline.
+ * ESF and DRAMsim3 need a clock, and so do the formats whose time counts
+ * instructions (lackey, ramulator-cpu, drcachesim: the time of one
+ * instruction); a Ramulator memory trace has no time and no clock;
+ * TRC_ORIGIN_ESF_DELAY is only for ESF; the text is only for CSV, at most
+ * TRC_ORIGIN_TEXT_MAX bytes, without newline.
  * Return: 0 or CXL_EINVAL.
  */
 int trc__origin_check(const trc_origin *o, cxl_err *err)
@@ -41,8 +48,11 @@ int trc__origin_check(const trc_origin *o, cxl_err *err)
 	if (o->flags & ~TRC_ORIGIN_ESF_DELAY || (o->flags && o->fmt != TRC_FMT_ESF))
 		return cxl_err_set(err, CXL_EINVAL, "origin flags 0x%x not valid for %s",
 				   (unsigned)o->flags, trc_fmt_name(o->fmt));
-	if ((o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3) && !o->clock_ps)
+	if ((o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3 || o->fmt == TRC_FMT_LACKEY ||
+	     o->fmt == TRC_FMT_RAMULATOR_CPU || o->fmt == TRC_FMT_DRCACHESIM) && !o->clock_ps)
 		return cxl_err_set(err, CXL_EINVAL, "%s origin needs a clock", trc_fmt_name(o->fmt));
+	if (o->fmt == TRC_FMT_RAMULATOR && o->clock_ps)
+		return cxl_err_set(err, CXL_EINVAL, "ramulator origin has no clock");
 	if (len > TRC_ORIGIN_TEXT_MAX || (len && o->fmt != TRC_FMT_CSV) || strchr(o->text, '\n'))
 		return cxl_err_set(err, CXL_EINVAL, "origin text not valid for %s (CSV header "
 				   "line of at most %d bytes)", trc_fmt_name(o->fmt),

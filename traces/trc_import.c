@@ -1,18 +1,21 @@
 /*
  * traces/trc_import.c - text traces (ESF, DRAMsim3, CSV; plain or gzip) to
- * records (formats and the canonical form in trc_text.h).
+ * records (formats and the canonical form in trc_text.h), and the frame the
+ * tools' importers (trc_import_tools.c, state in trc_import_int.h) plug into.
  *
  * Lines come from a 64 KiB buffer over zlib's gzread, which reads plain and
  * gzip input alike.  The first non-blank line decides the format unless it
- * was given: a comma means CSV (and the line is its header); otherwise the
- * second of three blank-separated fields tells ESF (R|W) from DRAMsim3
- * (READ|WRITE).  Each record is printed back with an exporter configured
- * for the same origin; a line that differs from its own re-print was not
- * canonical and is counted (the record is still exact).
+ * was given: a tool's output if trc__tools_detect recognises it (before the
+ * CSV test: lackey lines hold a comma); else a comma means CSV (and the line
+ * is its header); otherwise the second of three blank-separated fields tells
+ * ESF (R|W) from DRAMsim3 (READ|WRITE).  Each record of a format that `cat`
+ * prints back is re-printed with an exporter configured for the same origin;
+ * a line that differs from its own re-print was not canonical and is counted
+ * (the record is still exact).
  *
  * Memory: the buffer and one line, whatever the input length.
  */
-#include "traces/trc_text.h"
+#include "traces/trc_import_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,39 +31,29 @@
 
 #define BUF_SIZE 65536
 
-struct trc_import {
-	gzFile gz;                    /* input, plain or gzip */
-	char *name;                   /* for messages */
-	unsigned char *buf;           /* read buffer, BUF_SIZE bytes */
-	size_t have, at;              /* bytes in buf, next unread byte */
-	int eof;                      /* gzread reported the end */
-	char line[TRC_TEXT_LINE_MAX]; /* the current line, NUL-terminated, no newline */
-	char work[TRC_TEXT_LINE_MAX]; /* copy of it cut into fields */
-	size_t len;                   /* its length */
-	int crlf;                     /* it ended in CR LF */
-	int no_nl;                    /* it had no newline (last line) */
-	int pending;                  /* line holds a record line not parsed yet */
-	uint64_t lineno;              /* number of the current line, 1-based */
-	trc_origin origin;            /* format, clock, CSV header */
-	trc_export ex;                /* re-prints records for the canonical check */
-	uint64_t prev_time;           /* time of the previous record, ps */
-	uint64_t nrec;                /* records parsed */
-	uint64_t noncanon;            /* lines not in canonical form */
-	uint64_t first_noncanon;      /* the first of them */
-};
+/**
+ * trc__import_vfail - see trc_import_int.h.
+ */
+int trc__import_vfail(trc_import *im, cxl_err *err, const char *fmt, va_list ap)
+{
+	char what[320];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return cxl_err_set(err, CXL_EINVAL, "%s:%llu: %s", im->name,
+			   (unsigned long long)im->lineno, what);
+}
 
 /* "FILE:LINE: what" */
 __attribute__((format(printf, 3, 4)))
 static int ifail(trc_import *im, cxl_err *err, const char *fmt, ...)
 {
-	char what[320];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = trc__import_vfail(im, err, fmt, ap);
 	va_end(ap);
-	return cxl_err_set(err, CXL_EINVAL, "%s:%llu: %s", im->name,
-			   (unsigned long long)im->lineno, what);
+	return rc;
 }
 
 static int refill(trc_import *im, cxl_err *err)
@@ -135,8 +128,10 @@ static void note_noncanonical(trc_import *im)
 		im->first_noncanon = im->lineno;
 }
 
-/* The next non-blank line (blank ones are noted): 1, 0 at the end, < 0. */
-static int next_line(trc_import *im, cxl_err *err)
+/**
+ * trc__next_line - see trc_import_int.h.
+ */
+int trc__next_line(trc_import *im, cxl_err *err)
 {
 	int rc;
 
@@ -145,8 +140,10 @@ static int next_line(trc_import *im, cxl_err *err)
 	return rc;
 }
 
-/* Split @s at commas (@csv) or at runs of blanks; more than @max fields gives max + 1. */
-static int split(char *s, int csv, char **f, int max)
+/**
+ * trc__split_fields - see trc_import_int.h.
+ */
+int trc__split_fields(char *s, int csv, char **f, int max)
 {
 	int n = 0;
 
@@ -179,8 +176,10 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Decimal (or hex with 0x if @hex_ok) number; 0 or -1. */
-static int parse_u64(const char *s, int hex_ok, uint64_t *v)
+/**
+ * trc__parse_u64 - see trc_import_int.h.
+ */
+int trc__parse_u64(const char *s, int hex_ok, uint64_t *v)
 {
 	int hex = hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	uint64_t x = 0, base = hex ? 16 : 10;
@@ -207,7 +206,7 @@ static int parse_u64(const char *s, int hex_ok, uint64_t *v)
 
 static int parse_addr(trc_import *im, const char *s, int need_hex, uint64_t *a, cxl_err *err)
 {
-	if ((need_hex && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))) || parse_u64(s, 1, a))
+	if ((need_hex && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))) || trc__parse_u64(s, 1, a))
 		return ifail(im, err, "bad address \"%s\" (expected 0x and up to 16 hex digits)", s);
 	return 0;
 }
@@ -229,7 +228,7 @@ static int scaled(trc_import *im, const char *s, uint64_t unit, uint64_t *t, cxl
 {
 	uint64_t v;
 
-	if (parse_u64(s, 0, &v))
+	if (trc__parse_u64(s, 0, &v))
 		return ifail(im, err, "bad time \"%s\" (expected a decimal integer)", s);
 	if (unit && v > UINT64_MAX / unit)
 		return ifail(im, err, "time %s overflows 2^64 ps", s);
@@ -262,7 +261,7 @@ static int parse_fields3(trc_import *im, trc_rec *r, cxl_err *err)
 	char *f[3];
 
 	memcpy(im->work, im->line, im->len + 1);
-	if (split(im->work, 0, f, 3) != 3)
+	if (trc__split_fields(im->work, 0, f, 3) != 3)
 		return ifail(im, err, "expected 3 fields: %s", im->origin.fmt == TRC_FMT_ESF ?
 			     "0xADDR R|W TICK" : "0xADDR READ|WRITE CYCLE");
 	if (parse_addr(im, f[0], 1, &r->addr, err) || parse_op(im, f[1], &r->op, err))
@@ -279,7 +278,7 @@ static int parse_csv(trc_import *im, trc_rec *r, cxl_err *err)
 	uint64_t v;
 
 	memcpy(im->work, im->line, im->len + 1);
-	if (split(im->work, 1, f, im->ex.ncol) != im->ex.ncol)
+	if (trc__split_fields(im->work, 1, f, im->ex.ncol) != im->ex.ncol)
 		return ifail(im, err, "expected %d fields (as the header)", im->ex.ncol);
 	r->time = 0;
 	r->flags = TRC_REC_NOTIME;
@@ -290,7 +289,7 @@ static int parse_csv(trc_import *im, trc_rec *r, cxl_err *err)
 			return -1;
 		if (c == TRC_COL_OP && parse_op(im, s, &r->op, err))
 			return -1;
-		if (c == TRC_COL_SIZE && (parse_u64(s, 0, &v) || !v || v > UINT32_MAX))
+		if (c == TRC_COL_SIZE && (trc__parse_u64(s, 0, &v) || !v || v > UINT32_MAX))
 			return ifail(im, err, "bad size \"%s\" (expected 1 to 4294967295 bytes)", s);
 		if (c == TRC_COL_SIZE)
 			r->size = (uint32_t)v;
@@ -323,10 +322,15 @@ int trc_import_next(trc_import *im, trc_rec *rec, cxl_err *err)
 	trc_rec r = { .size = 64 };
 	int rc;
 
-	if (!im->pending && (rc = next_line(im, err)) <= 0)
+	if (trc__tools_multi(im->origin.fmt))
+		return trc__tools_next(im, rec, err);
+	if (!im->pending && (rc = trc__next_line(im, err)) <= 0)
 		return rc;
 	im->pending = 0;
-	rc = im->origin.fmt == TRC_FMT_CSV ? parse_csv(im, &r, err) : parse_fields3(im, &r, err);
+	if (im->origin.fmt == TRC_FMT_RAMULATOR || im->origin.fmt == TRC_FMT_RAMULATOR2)
+		rc = trc__tools_parse(im, &r, err);
+	else
+		rc = im->origin.fmt == TRC_FMT_CSV ? parse_csv(im, &r, err) : parse_fields3(im, &r, err);
 	if (rc)
 		return rc;
 	if (r.addr > UINT64_MAX - (r.size - 1))
@@ -348,18 +352,22 @@ int trc_import_next(trc_import *im, trc_rec *rec, cxl_err *err)
 static int detect(trc_import *im, cxl_err *err)
 {
 	char *f[3];
+	int fmt = trc__tools_detect(im);
 
+	if (fmt != TRC_FMT_NONE)
+		return fmt;
 	if (strchr(im->line, ','))
 		return TRC_FMT_CSV;
 	memcpy(im->work, im->line, im->len + 1);
-	if (split(im->work, 0, f, 3) == 3) {
+	if (trc__split_fields(im->work, 0, f, 3) == 3) {
 		if (!strcasecmp(f[1], "R") || !strcasecmp(f[1], "W"))
 			return TRC_FMT_ESF;
 		if (!strcasecmp(f[1], "READ") || !strcasecmp(f[1], "WRITE"))
 			return TRC_FMT_DRAMSIM3;
 	}
 	return ifail(im, err, "cannot tell the trace format (expected ESF \"0xADDR R|W TICK\", "
-		     "DRAMsim3 \"0xADDR READ|WRITE CYCLE\" or a CSV header; give --from)");
+		     "DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, valgrind lackey, "
+		     "Ramulator, Ramulator2 or drcachesim view output; give --from)");
 }
 
 /* Set up origin and exporter once the format is known. */
@@ -371,7 +379,17 @@ static int setup_format(trc_import *im, const trc_import_opts *o, cxl_err *err)
 	im->origin.fmt = o->fmt ? o->fmt : detect(im, err);
 	if (im->origin.fmt < 0)
 		return im->origin.fmt;
-	if (im->origin.fmt != TRC_FMT_CSV) {
+	if (o->instr_only && im->origin.fmt < TRC_FMT_LACKEY)
+		return cxl_err_set(err, CXL_EINVAL, "%s: --ipns is for traces that count "
+				   "instructions, not %s (give --clock)", im->name,
+				   trc_fmt_name(im->origin.fmt));
+	if (im->origin.fmt >= TRC_FMT_LACKEY) {
+		if ((rc = trc__tools_setup(im, o, err)))
+			return rc;
+		im->pending = 1;
+		if (!trc_fmt_exports(im->origin.fmt))
+			return 0;
+	} else if (im->origin.fmt != TRC_FMT_CSV) {
 		im->origin.clock_ps = o->clock_ps ? o->clock_ps : TRC_DEFAULT_CLOCK_PS;
 		if (im->origin.fmt == TRC_FMT_ESF && o->esf_delay)
 			im->origin.flags = TRC_ORIGIN_ESF_DELAY;
@@ -416,7 +434,7 @@ int trc_import_open(trc_import **out, const char *path, const trc_import_opts *o
 		goto fail;
 	}
 	im->buf = xmalloc(BUF_SIZE);
-	if ((rc = next_line(im, err)) <= 0) {
+	if ((rc = trc__next_line(im, err)) <= 0) {
 		if (!rc)
 			rc = cxl_err_set(err, CXL_EINVAL, "%s: empty trace (no records)", path);
 		goto fail;

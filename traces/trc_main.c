@@ -24,7 +24,8 @@
 
 static const char usage[] =
 	"usage: cxlfab-trace COMMAND [options] ARGS   (cxlfab-trace COMMAND --help for details)\n"
-	"  convert IN OUT     text trace (ESF, DRAMsim3, CSV; plain or gzip) to .cxt\n"
+	"  convert IN OUT     text trace (ESF, DRAMsim3, CSV, valgrind lackey, Ramulator,\n"
+	"                     Ramulator2, drcachesim view; plain or gzip) to .cxt\n"
 	"  cat FILE           .cxt back to text (the original format, or --to another)\n"
 	"  info FILE          records, reads, writes, footprint, time span, compression\n"
 	"  gen OUT            synthetic trace: --pattern stream|random|hotcold ...\n"
@@ -36,20 +37,39 @@ static const char help_convert[] =
 	"usage: cxlfab-trace convert [options] IN OUT\n"
 	"Import a text trace into the compressed .cxt format (IN '-' reads stdin; gzip input\n"
 	"is read transparently).  The format is detected from the first line unless given.\n"
-	"  --from FMT            esf | dramsim3 | csv\n"
+	"  --from FMT            esf | dramsim3 | csv | lackey | ramulator | ramulator2 |\n"
+	"                        ramulator-cpu | drcachesim\n"
 	"                        esf:      0xADDR R|W TICK    (TICK: issue time in clock ticks,\n"
 	"                                  0 = as soon as possible: the previous record's time)\n"
 	"                        dramsim3: 0xADDR READ|WRITE CYCLE  (absolute DRAM cycle)\n"
 	"                        csv:      header line naming the columns: addr|address, op (R|W),\n"
 	"                                  size (bytes, default 64), one of time_ps, time_ns,\n"
 	"                                  time_us, time, cycle (time/cycle need --clock)\n"
+	"                        lackey:   valgrind --tool=lackey --trace-mem=yes output: I (an\n"
+	"                                  instruction), L (read), S (write), M (read + write)\n"
+	"                                  ADDR,SIZE; ==PID== lines skipped\n"
+	"                        ramulator: ADDR R|W  (memory trace; no time)\n"
+	"                        ramulator2: LD|ST ADDR  (LoadStoreTrace; no time), or with a\n"
+	"                                  bubble count first: BUBBLES LD|ST ADDR\n"
+	"                        ramulator-cpu: BUBBLES ADDR [WBADDR]  (Ramulator CPU trace,\n"
+	"                                  Ramulator2 SimpleO3: a read, and a write-back)\n"
+	"                        drcachesim: the view tool's output (read/write records;\n"
+	"                                  thread ids are not kept)\n"
+	"                        Accesses of lackey and drcachesim are split at 64 B lines.\n"
 	"  --clock TIME          time of one ESF tick / DRAMsim3 cycle / CSV time|cycle unit,\n"
-	"                        e.g. 1ns, 0.625ns (default 1ns for esf and dramsim3)\n"
+	"                        e.g. 1ns, 0.625ns (default 1ns for esf and dramsim3); for\n"
+	"                        lackey, ramulator-cpu, ramulator2 with bubbles and drcachesim\n"
+	"                        the time of one instruction (default 1ns): an access is at\n"
+	"                        (index of its instruction, from 0) x TIME\n"
+	"  --ipns R              the same as instructions per ns (1 = --clock 1ns, 2.5 =\n"
+	"                        --clock 400ps); only for the formats that count instructions\n"
 	"  --esf-ticks MODE      absolute (default: Xerxes' issue times) | delay (since the\n"
 	"                        previous record)\n"
 	"  --block-records N     records per compressed block (default 4096, at most 1048576);\n"
 	"                        readers hold one block: memory ~80 B x N\n"
-	"  --strict              refuse input that is not in canonical form (see README)\n"
+	"  --strict              refuse input that is not in canonical form (see README); for\n"
+	"                        the formats cat prints back (not lackey, ramulator-cpu,\n"
+	"                        drcachesim)\n"
 	"  -q, --quiet           print nothing but errors\n"
 	"Prints 'IN -> OUT: N records, B bytes (b bytes/record)'.  Lines that are not canonical\n"
 	"(upper-case hex, CRLF, extra blanks, blank lines...) are normalised with a note: `cat`\n"
@@ -58,12 +78,15 @@ static const char help_convert[] =
 static const char help_cat[] =
 	"usage: cxlfab-trace cat [options] FILE\n"
 	"Print a .cxt trace as text on stdout: by default in the format it was converted from\n"
-	"(byte-identical to canonical input), CSV (time_ps,addr,op,size) for generated traces.\n"
-	"  --to FMT              esf | dramsim3 | csv\n"
+	"(byte-identical to canonical input), CSV (time_ps,addr,op,size) for generated traces\n"
+	"and those from lackey, ramulator-cpu and drcachesim.\n"
+	"  --to FMT              esf | dramsim3 | csv | ramulator | ramulator2 (ramulator2\n"
+	"                        prints bubble counts if --clock gives an instruction's time)\n"
 	"  --clock TIME          tick/cycle time when FMT is not the original format\n"
 	"                        (default 1ns); times must be whole ticks\n"
 	"  --esf-ticks MODE      absolute (default) | delay, when FMT is esf and not the original\n"
-	"ESF and DRAMsim3 text cannot hold sizes: records of other than 64 B are an error.\n";
+	"ESF, DRAMsim3 and Ramulator text cannot hold sizes: records of other than 64 B are an\n"
+	"error.  Ramulator text has no time: it is dropped.\n";
 
 static const char help_info[] =
 	"usage: cxlfab-trace info [--blocks] FILE\n"
@@ -102,7 +125,15 @@ static const char help_split[] =
 	"  --block-records N     records per compressed block of the outputs (default 4096,\n"
 	"                        lowered for roundrobin over many hosts)\n";
 
-static const char *const fmt_choices[] = { "esf", "dramsim3", "csv" };
+/* Formats by name: --from takes them all, --to those with an exporter. */
+static const char *const from_choices[] = { "esf", "dramsim3", "csv", "lackey", "ramulator",
+					    "ramulator2", "ramulator-cpu", "drcachesim" };
+static const int from_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_LACKEY,
+				 TRC_FMT_RAMULATOR, TRC_FMT_RAMULATOR2, TRC_FMT_RAMULATOR_CPU,
+				 TRC_FMT_DRCACHESIM };
+static const char *const to_choices[] = { "esf", "dramsim3", "csv", "ramulator", "ramulator2" };
+static const int to_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_RAMULATOR,
+			       TRC_FMT_RAMULATOR2 };
 static const char *const tick_choices[] = { "absolute", "delay" };
 static const char *const pattern_choices[] = { "stream", "random", "hotcold" };
 static const char *const by_choices[] = { "range", "roundrobin" };
@@ -132,15 +163,44 @@ static int block_records(const char *v, uint32_t *cap, cxl_err *err)
 
 static int fmt_opt(const char *opt, const char *v, int *fmt, cxl_err *err)
 {
-	int i;
+	int from = !strcmp(opt, "--from"), i;
 
 	*fmt = TRC_FMT_NONE;
 	if (!v)
 		return 0;
-	if (trc_cli_choice(opt, v, fmt_choices, 3, &i, err))
+	if (trc_cli_choice(opt, v, from ? from_choices : to_choices,
+			   from ? NOPTS(from_choices) : NOPTS(to_choices), &i, err))
 		return CXL_EINVAL;
-	*fmt = i + 1;
+	*fmt = from ? from_fmts[i] : to_fmts[i];
 	return 0;
+}
+
+/* --clock or --ipns (at most one) into @io. */
+static int clock_opts(const char *clock, const char *ipns, trc_import_opts *io, cxl_err *err)
+{
+	if (clock && ipns)
+		return cxl_err_set(err, CXL_EINVAL, "convert: give --clock or --ipns, not both");
+	if (clock)
+		return trc_cli_time("--clock", clock, 1, &io->clock_ps, err);
+	io->instr_only = !!ipns;
+	return ipns ? trc_cli_ipns("--ipns", ipns, &io->clock_ps, err) : 0;
+}
+
+/* --strict for a format without canonical text: remove @out, refuse. */
+static int strict_needs_text(const char *in, const char *out, cxl_err *err)
+{
+	trc_reader *r;
+	int fmt;
+
+	if (trc_reader_open(&r, out, err))
+		return CXL_EINVAL;
+	fmt = trc_reader_origin(r)->fmt;
+	trc_reader_close(r);
+	if (trc_fmt_exports(fmt))
+		return 0;
+	unlink(out);
+	return cxl_err_set(err, CXL_EINVAL, "%s: --strict: %s text has no canonical form (cat "
+			   "prints it as CSV)", in, trc_fmt_name(fmt));
 }
 
 static int ticks_opt(const char *v, int *delay, cxl_err *err)
@@ -153,7 +213,7 @@ static int cmd_convert(int argc, char **argv)
 {
 	trc_opt o[] = { { "--from", 0, NULL }, { "--clock", 0, NULL }, { "--esf-ticks", 0, NULL },
 			{ "--block-records", 0, NULL }, { "--strict", 1, NULL }, { "--quiet", 1, NULL },
-			{ "-q", 1, NULL } };
+			{ "-q", 1, NULL }, { "--ipns", 0, NULL } };
 	trc_import_opts io = { 0 };
 	const char *pos[2];
 	uint64_t bad, first;
@@ -162,10 +222,10 @@ static int cmd_convert(int argc, char **argv)
 	trc_info info;
 
 	if (trc_cli_parse("convert", argc, argv, o, NOPTS(o), pos, 2, &err) ||
-	    fmt_opt("--from", o[0].val, &io.fmt, &err) ||
-	    (o[1].val && trc_cli_time("--clock", o[1].val, 1, &io.clock_ps, &err)) ||
+	    fmt_opt("--from", o[0].val, &io.fmt, &err) || clock_opts(o[1].val, o[7].val, &io, &err) ||
 	    ticks_opt(o[2].val, &io.esf_delay, &err) || block_records(o[3].val, &cap, &err) ||
-	    trc_convert(pos[0], pos[1], &io, cap, &bad, &first, &err))
+	    trc_convert(pos[0], pos[1], &io, cap, &bad, &first, &err) ||
+	    (o[4].val && strict_needs_text(pos[0], pos[1], &err)))
 		return fail(&err);
 	if (bad && o[4].val) {
 		unlink(pos[1]);
@@ -208,7 +268,12 @@ static void print_origin(const trc_origin *o)
 	char clk[STIME_FMT_LEN];
 
 	printf("%-13s %s", "origin:", trc_fmt_name(o->fmt));
-	if (o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3 || o->clock_ps)
+	if (trc_fmt_counts_instructions(o->fmt, o->clock_ps))
+		printf(" (time: instruction index x %s, %.6g instructions/ns)",
+		       stime_format(o->clock_ps, clk), 1000.0 / (double)o->clock_ps);
+	else if (o->fmt == TRC_FMT_RAMULATOR || o->fmt == TRC_FMT_RAMULATOR2)
+		printf(" (no time: every record at 0, issued as soon as possible)");
+	else if (o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3 || o->clock_ps)
 		printf(" (clock %s%s)", stime_format(o->clock_ps, clk),
 		       o->fmt != TRC_FMT_ESF ? "" : (o->flags & TRC_ORIGIN_ESF_DELAY) ?
 		       ", ticks are delays" : ", ticks are absolute");

@@ -1,6 +1,8 @@
 /*
  * traces/trc_text.h - text trace formats: importers (text -> records) and
- * exporters (records -> text), for ESF, DRAMsim3 and CSV.
+ * exporters (records -> text), for ESF, DRAMsim3 and CSV, and importers for
+ * the text output of valgrind lackey, Ramulator, Ramulator2 and DynamoRIO
+ * drcachesim.
  *
  * Formats, one access per line (canonical form in brackets):
  *
@@ -19,6 +21,58 @@
  *             time_ps, time_ns, time_us, or time / cycle in ticks of the
  *             clock (which must then be given).  Without a time column every
  *             record has time 0 and TRC_REC_NOTIME.
+ *   ramulator ADDR R|W               ["0x%llx %c\n"]
+ *             Ramulator's memory trace (ramulator src/Processor.cpp,
+ *             Trace::get_request: ADDR read as hex, "0x" optional; R or W,
+ *             a missing op is a read).  No time: time 0, TRC_REC_NOTIME.
+ *   ramulator2 LD|ST ADDR            ["LD 0x%llx\n"]
+ *             Ramulator2's LoadStoreTrace (ramulator2 src/frontend/impl/
+ *             memory_trace/loadstore_trace.cpp: ADDR 0x-hex or decimal).  No
+ *             time.  Also accepted, when the first line has one, a bubble
+ *             count first: BUBBLES LD|ST ADDR ["%llu LD 0x%llx\n"], BUBBLES
+ *             non-memory instructions before the access, which then has a
+ *             time (below).  Upstream's reader takes two fields only.
+ *
+ * Every record of these is 64 bytes (no size field).
+ *
+ * Tools' output where a line gives no record or several (records keep the
+ * byte address and size, split at 64-byte line boundaries so that each
+ * stays within one line; `cat` prints them as CSV time_ps,addr,op,size, as
+ * the text cannot be rebuilt from them):
+ *
+ *   lackey    valgrind --tool=lackey --trace-mem=yes (valgrind
+ *             lackey/lk_main.c prints "I  %08lx,%lu", " L %08lx,%lu",
+ *             " S ...", " M ..."): I an instruction (no record), L a read,
+ *             S a write, M a modify: a read, then a write of the same bytes.
+ *             valgrind's own lines (==PID==, --PID--, **PID**) and SB lines
+ *             (--trace-superblocks=yes) are skipped.
+ *   ramulator-cpu  BUBBLES ADDR [WBADDR]: Ramulator's CPU trace (Processor.cpp
+ *             as above: ADDR in C notation, 0x-hex or decimal) and Ramulator2's
+ *             SimpleO3 trace (src/frontend/impl/processor/simpleO3/trace.cpp):
+ *             BUBBLES non-memory instructions, then a load of ADDR (a 64 B
+ *             read) and, with WBADDR, the write-back it evicts (a 64 B write
+ *             at the load's time).  A decimal address with a leading zero is
+ *             refused (octal to Ramulator, decimal to Ramulator2).
+ *   drcachesim  the view tool's output (DynamoRIO clients/drcachesim/tools/
+ *             view.cpp and view.h print_prefix): records
+ *             "RECORD# INSTR#: TID DETAILS", or "RECORD#: T<TID> DETAILS"
+ *             before DynamoRIO 10; DETAILS "read|write N byte(s) @ 0xADDR
+ *             [by PC 0x...]" is an access, "ifetch ..." an instruction;
+ *             markers, prefetches, flushes, headers and any other line are
+ *             skipped.  Thread ids are dropped: a .cxt record has no field
+ *             for them (trc_rec's pad is 0 by contract and part of the
+ *             records CRC; a thread field is a format change).
+ *
+ * Time of the formats that count instructions (lackey, ramulator-cpu,
+ * ramulator2 with bubbles, drcachesim): the index of the access's
+ * instruction, from 0, times the clock, which is then the time of one
+ * instruction (default TRC_DEFAULT_INSTR_PS, one instruction per ns).
+ * lackey counts I lines; drcachesim takes INSTR# (the view tool's count of
+ * instructions so far, the access's own included), or counts ifetch lines
+ * in the old format; ramulator-cpu and ramulator2 add BUBBLES + 1 per line.
+ * Accesses of one instruction share its time.  An access of lackey or
+ * drcachesim is at most 65536 bytes (an instruction's operand; larger is an
+ * error), so a line gives at most 2 x 1025 records.
  *
  * Canonical text: addresses "0x" + lower-case hex without leading zeros
  * ("0x0" for zero; CSV addresses too), decimal numbers without leading
@@ -31,6 +85,8 @@
  * and CSV, R/W for DRAMsim3), decimal CSV addresses.  It counts such lines
  * (trc_import_noncanonical) so the tool can say that `cat` will print the
  * normalised form; anything else is an error "FILE:LINE: what (expected)".
+ * The tools' formats without an exporter have no canonical form (nothing is
+ * counted); their errors name the field: "FILE:LINE: field NAME: what".
  *
  * Input may be gzip-compressed (zlib gzopen reads both transparently).
  * Times must not decrease (the writer's rule); the importer reports the line.
@@ -48,14 +104,33 @@
 #define TRC_EXPORT_LINE_MAX 160 /* longest line an exporter writes, newline included */
 #define TRC_CSV_COLS 8          /* most CSV columns */
 #define TRC_DEFAULT_CLOCK_PS 1000 /* ESF and DRAMsim3 clock unless given: 1 ns */
+#define TRC_DEFAULT_INSTR_PS 1000 /* time of one instruction unless given: 1 ns */
 
 typedef struct trc_import trc_import;
+
+/* trc_fmt_exports - 1 if `cat` can print @fmt (ESF, DRAMsim3, CSV, ramulator, ramulator2). */
+static inline int trc_fmt_exports(int fmt)
+{
+	return fmt == TRC_FMT_ESF || fmt == TRC_FMT_DRAMSIM3 || fmt == TRC_FMT_CSV ||
+	       fmt == TRC_FMT_RAMULATOR || fmt == TRC_FMT_RAMULATOR2;
+}
+
+/* trc_fmt_counts_instructions - 1 if @fmt's time is an instruction count (the
+ * clock is then the time of one instruction); ramulator2 only with bubbles
+ * (@clock_ps not 0). */
+static inline int trc_fmt_counts_instructions(int fmt, uint64_t clock_ps)
+{
+	return fmt == TRC_FMT_LACKEY || fmt == TRC_FMT_RAMULATOR_CPU ||
+	       fmt == TRC_FMT_DRCACHESIM || (fmt == TRC_FMT_RAMULATOR2 && clock_ps);
+}
 
 typedef struct trc_import_opts trc_import_opts;
 struct trc_import_opts {
 	int fmt;           /* TRC_FMT_*; TRC_FMT_NONE detects it from the first line */
 	uint64_t clock_ps; /* ps per tick/cycle; 0: default (ESF, DRAMsim3) or none (CSV) */
 	int esf_delay;     /* ESF ticks are delays since the previous record */
+	int instr_only;    /* clock_ps is a time per instruction (--ipns): refuse formats
+			      that do not count instructions */
 };
 
 /* CSV column kinds. */
@@ -69,6 +144,7 @@ struct trc_export {
 	int fmt;                 /* TRC_FMT_ESF, _DRAMSIM3 or _CSV */
 	uint64_t clock_ps;       /* ps per tick/cycle (ESF, DRAMsim3, CSV time/cycle) */
 	int esf_delay;           /* ESF: print delays */
+	int bubbles;             /* ramulator2: print bubble counts (time / clock_ps) */
 	int ncol;                /* CSV: number of columns */
 	int col[TRC_CSV_COLS];   /* CSV: enum trc_col of each column */
 	char header[TRC_ORIGIN_TEXT_MAX + 2]; /* CSV: header line with newline; "" otherwise */
@@ -116,14 +192,17 @@ void trc_import_close(trc_import *im);
  * @ex:       OUT the exporter
  * @o:        origin of the records (its clock, flags and CSV header are used
  *            when @to is the origin format: the original text comes back)
- * @to:       target format; TRC_FMT_NONE means the origin's, or CSV when
- *            the origin is TRC_FMT_NONE
- * @clock_ps: ps per tick/cycle for a target other than the origin (0: 1 ns)
+ * @to:       target format (one trc_fmt_exports() accepts); TRC_FMT_NONE
+ *            means the origin's, or CSV when the origin has no exporter
+ *            (TRC_FMT_NONE, lackey, ramulator-cpu, drcachesim)
+ * @clock_ps: ps per tick/cycle for a target other than the origin (0: 1 ns);
+ *            for ramulator2, the time of one instruction: bubble counts are
+ *            printed if it is not 0
  * @esf_delay: ESF target other than the origin: print delays
  * @err:      OUT error record, may be NULL
  *
  * A CSV target other than the origin gets the header "time_ps,addr,op,size".
- * Return: 0 or CXL_EINVAL (bad CSV header in @o).
+ * Return: 0 or CXL_EINVAL (bad CSV header in @o, a target without exporter).
  */
 int trc_export_init(trc_export *ex, const trc_origin *o, int to, uint64_t clock_ps,
 		    int esf_delay, cxl_err *err);
@@ -136,8 +215,9 @@ int trc_export_init(trc_export *ex, const trc_origin *o, int to, uint64_t clock_
  * @why: OUT static reason on failure
  *
  * Return: the line length, or -1 when the record cannot be written in the
- * target format (size other than 64 B for ESF/DRAMsim3, a time that is not a
- * whole number of ticks).
+ * target format (size other than 64 B for ESF, DRAMsim3, ramulator and
+ * ramulator2, a time that is not a whole number of ticks, two ramulator2
+ * accesses of one instruction).
  */
 int trc_export_line(trc_export *ex, const trc_rec *rec, char *buf, const char **why);
 

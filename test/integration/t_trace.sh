@@ -281,3 +281,164 @@ test_record_past_2_64_is_refused() {
 	printf 'time_ps,addr,op,size\n0,0x0,R,64\n1000,0xffffffffffffffc1,R,64\n' > past.csv
 	trace_error 'past.csv:3: address 0xffffffffffffffc1 \+ size 64 goes past 2\^64' convert past.csv past.cxt
 }
+
+# --- the tools' formats: lackey, Ramulator, Ramulator2, drcachesim (traces/trc_text.h) ---
+
+# lackey_counts LOG : "READS WRITES" the records of a lackey log should give: L and M
+# read, S and M write (lackey/lk_main.c), plus one record more per 64 B line boundary
+# an access crosses (the importer splits them)
+lackey_counts() {
+	awk '/^ [LSM] [0-9a-f]+,[0-9]+$/ {
+		split($2, f, ","); a = 0
+		for (i = 1; i <= length(f[1]); i++) a = a * 16 + index("0123456789abcdef", substr(f[1], i, 1)) - 1
+		n = int((a + f[2] - 1) / 64) - int(a / 64) + 1
+		if ($1 != "S") r += n
+		if ($1 != "L") w += n
+	} END { print r + 0, w + 0 }' "$1"
+}
+
+# lackey_lines LOG : "L S M I" line counts as lackey printed them
+lackey_lines() {
+	awk '/^ L / { l++ } /^ S / { s++ } /^ M / { m++ } /^I  / { i++ } END { print l + 0, s + 0, m + 0, i + 0 }' "$1"
+}
+
+test_lackey_sample_converts_with_lackeys_counts() {
+	local log=$SAMPLES/lackey-small.log rw
+	tr_ convert "$log" l.cxt > out 2> err || fail "convert exit $?: $(cat err)" || return 1
+	[ ! -s err ] || fail "a note for a lackey log: $(cat err)" || return 1
+	tr_ info l.cxt > i || return 1
+	field i origin | grep -q '^lackey (time: instruction index x 1ns, 1 instructions/ns)' ||
+		fail "origin: $(field i origin)" || return 1
+	set -- $(lackey_lines "$log")
+	echo "lackey lines: L $1 S $2 M $3 I $4"
+	[ "$1 $2 $3 $4" = "256 264 128 3114" ] || fail "the sample has changed: L S M I = $*" || return 1
+	# 8 of the stores cross a line: 384 reads (L + M), 392 + 8 writes (S + M, split)
+	rw=$(lackey_counts "$log")
+	[ "$rw" = "384 400" ] || fail "counted from the text: $rw" || return 1
+	[ "$(field i reads) $(field i writes)" = "$rw" ] ||
+		fail "records: $(field i reads) reads, $(field i writes) writes; lackey: $rw" || return 1
+	# the last access belongs to instruction 3107 (the 3108th I line)
+	[ "$(field i time)" = "first 1ns, last 3.107us, span 3.106us" ] || fail "time $(field i time)" || return 1
+	tr_ cat l.cxt | awk -F, 'NR > 1 && (($2 ~ /3c$|7c$|bc$|fc$/ && $4 != 4) || $4 > 8) { exit 1 }' ||
+		fail "a record spans two lines" || return 1
+	tr_ convert -q --ipns 4 "$log" q.cxt && tr_ info q.cxt | grep -q 'last 776.75ns' ||
+		fail "--ipns 4: $(tr_ info q.cxt | grep time)"
+}
+
+test_lackey_trace_replays_on_64_hosts_identically_on_1_and_2_ranks() {
+	# 100 ns per instruction: the last access is at 310.7 us, far beyond what the closed
+	# loop needs, so that the timed replay shows that it waits for the times
+	tr_ convert -q --clock 100ns "$SAMPLES/lackey-small.log" l.cxt || return 1
+	local rw reads writes n
+	rw=$(lackey_counts "$SAMPLES/lackey-small.log")
+	for replay in closed timed; do
+		for n in 1 2; do
+			cxl "$n" -q "$CONFIGS/spine_leaf.cfg" -o "$replay$n" --set topology.hosts_per_leaf=8 \
+				--set workload.pattern=trace --set workload.trace=l.cxt --set workload.requests=0 \
+				--set workload.replay=$replay --set simulation.end=1s || fail "$replay on $n ranks" || return 1
+		done
+		cmp -s <(results "${replay}1/stats.json") <(results "${replay}2/stats.json") ||
+			fail "$replay: 1 and 2 ranks differ" || return 1
+		[ "$(json_num "${replay}2/stats.json" remote_events)" -gt 0 ] || fail "no cross-rank events" || return 1
+		reads=$(json_num "${replay}1/stats.json" reads); writes=$(json_num "${replay}1/stats.json" writes)
+		echo "$replay: 64 hosts read $reads, write $writes (lackey: $rw per host)"
+		[ "$reads $writes" = "$(echo "$rw" | awk '{ print 64 * $1, 64 * $2 }')" ] ||
+			fail "$replay: $reads reads, $writes writes, not 64 x ($rw)" || return 1
+	done
+	# the closed loop ends well before the last record's time, the timed replay after it
+	echo "sim time: closed $(json_num closed1/stats.json sim_time_ps) ps, timed $(json_num timed1/stats.json sim_time_ps) ps"
+	[ "$(json_num closed1/stats.json sim_time_ps)" -lt 310700000 ] || fail "closed replay waited" || return 1
+	[ "$(json_num timed1/stats.json sim_time_ps)" -ge 310700000 ] || fail "timed replay did not wait"
+}
+
+# valgrind and cc here: record lackey-prog.c afresh, as the sample was
+test_lackey_records_a_real_program() {
+	if ! command -v valgrind > /dev/null || ! command -v cc > /dev/null || [ "$(uname -m)" != x86_64 ]; then
+		echo "skipped: needs valgrind, cc and x86-64"; return 0
+	fi
+	cc -O1 -static -nostdlib -fno-builtin -fno-stack-protector -fno-pie -no-pie \
+		-o prog "$ROOT/traces/samples/lackey-prog.c" || fail "cc" || return 1
+	timeout "$TIMEOUT" valgrind --tool=lackey --trace-mem=yes --log-file=lk.log ./prog ||
+		fail "valgrind exit $?" || return 1
+	tr_ convert -q lk.log lk.cxt || return 1
+	tr_ info lk.cxt > i || return 1
+	echo "recorded: L S M I = $(lackey_lines lk.log); records $(field i reads) reads, $(field i writes) writes"
+	[ "$(field i reads) $(field i writes)" = "$(lackey_counts lk.log)" ] ||
+		fail "records vs lackey: $(field i reads) $(field i writes) vs $(lackey_counts lk.log)" || return 1
+	# the same program: the same accesses as the committed sample (the banner's PID aside)
+	tr_ cat lk.cxt | cmp -s - <(tr_ convert -q "$SAMPLES/lackey-small.log" s.cxt && tr_ cat s.cxt) ||
+		echo "note: the recording differs from the sample (another compiler?)"
+}
+
+test_round_trip_ramulator_and_ramulator2() {
+	tr_ gen g.cxt --pattern random --records 3000 --read-ratio 0.6 --interval 1ns || return 1
+	for f in ramulator ramulator2; do
+		tr_ cat --to "$f" g.cxt > g.$f || return 1
+		tr_ convert -q g.$f g2.cxt || fail "$f: convert" || return 1
+		tr_ info g2.cxt | grep -q "^origin: *$f (no time" || fail "$f: $(tr_ info g2.cxt | grep origin)" || return 1
+		tr_ cat g2.cxt | cmp - g.$f || fail "$f: text round trip differs" || return 1
+		# the records without their times
+		tr_ cat --to csv g2.cxt | tail -n +2 | cut -d, -f2- |
+			cmp - <(tr_ cat g.cxt | tail -n +2 | cut -d, -f2-) || fail "$f: records differ" || return 1
+	done
+	# with bubble counts: one instruction per ns, so every record keeps its time
+	tr_ cat --to ramulator2 --clock 1ns g.cxt > b.trace || return 1
+	head -2 b.trace | grep -q '^[0-9]* [LS][DT] 0x' || fail "no bubbles: $(head -2 b.trace)" || return 1
+	tr_ convert -q b.trace b.cxt && tr_ cat b.cxt | cmp - b.trace || fail "bubbles round trip" || return 1
+	tr_ cat --to csv b.cxt | cmp - <(tr_ cat g.cxt) || fail "bubble times differ from the records'"
+}
+
+test_ramulator_cpu_and_drcachesim_give_their_records() {
+	# ramulator2 examples/traces/example_inst.trace (SimpleO3: BUBBLES LOAD [WRITEBACK])
+	printf '3 20734016\n1 20846400\n6 20734208\n1 20846400\n8 20841280 20841280\n0 20734144\n2 20918976 20734016\n1 20846400\n' > inst.trace
+	tr_ convert -q --clock 250ps inst.trace i.cxt || return 1
+	tr_ info i.cxt > i || return 1
+	[ "$(field i records) $(field i reads) $(field i writes)" = "10 8 2" ] || fail "ramulator-cpu counts" || return 1
+	tr_ cat i.cxt | sed -n '2p;7p;10p' | tr '\n' ' ' | grep -qx '750,0x13c6040,R,64 5750,0x13e0340,W,64 6750,0x13c6040,W,64 ' ||
+		fail "ramulator-cpu records: $(tr_ cat i.cxt | tr '\n' ' ')" || return 1
+	# DynamoRIO drcachesim.dox.in, sec_drcachesim_view (the current format), abridged
+	cat > view.txt <<-'END'
+	Output format:
+	<--record#-> <--instr#->: <---tid---> <record details>
+	------------------------------------------------------------
+	           1           0:     2765542 <marker: version 5>
+	           2           0:     2765542 <marker: filetype 0xe40>
+	       47743       37770:     2765543 ifetch       5 byte(s) @ 0x0000000000404a7e 48 8b 5c 24 08       mov    0x08(%rsp), %rbx
+	       47744       37770:     2765543 read         8 byte(s) @ 0x00007fdf64e2adc8 by PC 0x0000000000404a7e
+	       47745       37771:     2765543 ifetch       5 byte(s) @ 0x0000000000404a83 be 18 00 00 00       mov    $0x00000018, %esi
+	View tool results:
+	              2 : total instructions
+	END
+	tr_ convert -q --ipns 2 view.txt v.cxt || return 1
+	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size\n18884500,0x7fdf64e2adc8,R,8')" ] ||
+		fail "drcachesim records: $(tr_ cat v.cxt)" || return 1
+	tr_ info v.cxt | grep -q '^origin: *drcachesim (time: instruction index x 500ps, 2 instructions/ns)' ||
+		fail "drcachesim origin: $(tr_ info v.cxt | grep origin)"
+}
+
+test_tools_errors_name_line_and_field() {
+	printf '==1== Lackey\nI  00401000,3\n S 00401000\n' > a.log
+	trace_error 'a.log:3: field size: missing \(expected "S ADDR,SIZE"\)' convert a.log a.cxt || return 1
+	[ ! -e a.cxt ] || fail "output left after an error" || return 1
+	printf 'I  00401000,3\n Q 00401000,4\n' > b.log
+	trace_error 'b.log:2: field kind: "Q" is not a lackey line' convert b.log b.cxt || return 1
+	printf '0x40 R\n0x80 X\n' > r.trace
+	trace_error 'r.trace:2: field op: "X" \(expected R or W\)' convert r.trace r.cxt || return 1
+	printf 'LD 0x40\nST 0xzz\n' > s.trace
+	trace_error 's.trace:2: field address: "0xzz" is not an address' convert s.trace s.cxt || return 1
+	printf '1 0x40\n2 0x80 x\n' > c.trace
+	trace_error 'c.trace:2: field write-back address: "x"' convert c.trace c.cxt || return 1
+	printf '  1  1:  9 read 8 byte(s) @ 0x40\n  2  1:  9 write 8 byte(s) @ 40\n' > d.txt
+	trace_error 'd.txt:2: field address: "40" is not an address' convert d.txt d.cxt || return 1
+	trace_error 'r.trace: a ramulator trace has no time, so no --clock or --ipns' convert --clock 1ns r.trace x.cxt || return 1
+	trace_error 'convert: give --clock or --ipns, not both' convert --clock 1ns --ipns 1 a.log x.cxt || return 1
+	trace_error '--ipns 3: one instruction would not take a whole number of ps' convert --ipns 3 a.log x.cxt || return 1
+	trace_error "$SAMPLES/esf-small.trace: --ipns is for traces that count instructions, not esf" \
+		convert --ipns 1 "$SAMPLES/esf-small.trace" x.cxt || return 1
+	trace_error "$SAMPLES/lackey-small.log: --strict: lackey text has no canonical form" \
+		convert --strict "$SAMPLES/lackey-small.log" x.cxt || return 1
+	[ ! -e x.cxt ] || fail "--strict left an output" || return 1
+	trace_error '--to lackey: unknown \(expected esf\|dramsim3\|csv\|ramulator\|ramulator2\)' \
+		cat --to lackey "$SAMPLES/lackey-small.cxt" || return 1
+	tr_ convert --help | grep -q 'lackey | ramulator | ramulator2' || fail "convert --help lacks the tools"
+}

@@ -131,6 +131,38 @@ START_TEST(test_trc_cli_values)
 }
 END_TEST
 
+START_TEST(test_trc_cli_ipns)
+{
+	static const struct {
+		const char *s;
+		uint64_t ps;
+	} ok[] = { { "1", 1000 }, { "2.5", 400 }, { "0.25", 4000 }, { ".5", 2000 },
+		   { "1000", 1 }, { "0.000001", 1000000000 }, { "8", 125 } };
+	static const char *const bad[] = { "", "0", "0.0", "-1", "1.", "1e3", "2..5", "x",
+					   "0.0000000001" };
+	uint64_t ps;
+	cxl_err err = { 0 };
+
+	for (size_t i = 0; i < NELEMS(ok); i++) {
+		ck_assert_msg(trc_cli_ipns("--ipns", ok[i].s, &ps, &err) == 0, "%s", err.msg);
+		ck_assert_uint_eq(ps, ok[i].ps);
+	}
+	for (size_t i = 0; i < NELEMS(bad); i++)
+		ck_assert_msg(trc_cli_ipns("--ipns", bad[i], &ps, NULL) == CXL_EINVAL, "%s", bad[i]);
+	err = (cxl_err){ 0 };
+	ck_assert_int_eq(trc_cli_ipns("--ipns", "3", &ps, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "--ipns 3: one instruction would not take a whole number of ps "
+			 "(give --clock, the time of one instruction, e.g. --clock 333ps)");
+	err = (cxl_err){ 0 };
+	ck_assert_int_eq(trc_cli_ipns("--ipns", "2000", &ps, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "--ipns 2000: above 1000 per ns (an instruction takes at least 1 ps)");
+	err = (cxl_err){ 0 };
+	ck_assert_int_eq(trc_cli_ipns("--ipns", "0", &ps, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "--ipns 0: not a rate above 0 (expected instructions per ns, e.g. "
+			 "1, 2.5, 0.25)");
+}
+END_TEST
+
 Suite *trc_cli_suite(void)
 {
 	Suite *s = suite_create("trc_cli");
@@ -140,6 +172,7 @@ Suite *trc_cli_suite(void)
 	tcase_add_test(tc, test_trc_cli_parse_errors);
 	tcase_add_test(tc, test_trc_cli_help);
 	tcase_add_test(tc, test_trc_cli_values);
+	tcase_add_test(tc, test_trc_cli_ipns);
 	suite_add_tcase(s, tc);
 	return s;
 }

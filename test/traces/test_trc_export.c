@@ -6,7 +6,9 @@
  * header when the target is the origin; --clock and the default header
  * otherwise), ESF tick 0 for records without time, ESF delays, the records
  * a format cannot express (size other than 64 B, times that are not whole
- * ticks), and CSV header errors.
+ * ticks), and CSV header errors; Ramulator and Ramulator2 lines (bubble
+ * counts from times), and the origins without text (lackey, ramulator-cpu,
+ * drcachesim) printed as CSV.
  */
 #include "traces/trc_text.h"
 
@@ -131,6 +133,73 @@ START_TEST(test_trc_export_csv_columns)
 }
 END_TEST
 
+START_TEST(test_trc_export_ramulator)
+{
+	trc_origin ram = { .fmt = TRC_FMT_RAMULATOR }, none = { .fmt = TRC_FMT_NONE };
+	trc_rec a = { .time = 3000, .addr = 0x1000, .size = 64 };
+	trc_rec b = { .time = 3000, .addr = 0x40, .size = 64, .op = TRC_WRITE };
+	trc_export ex;
+
+	ck_assert_int_eq(trc_export_init(&ex, &ram, TRC_FMT_NONE, 0, 0, NULL), 0);
+	ck_assert_int_eq(ex.fmt, TRC_FMT_RAMULATOR);
+	ck_assert_str_eq(ex.header, "");
+	ck_assert_str_eq(line_of(&ex, &a), "0x1000 R\n");
+	ck_assert_str_eq(line_of(&ex, &b), "0x40 W\n");
+	b.size = 32;
+	line_fails(&ex, &b, "size is not 64 B (Ramulator text has no size field)");
+	/* any trace to ramulator2: times dropped without a clock */
+	ck_assert_int_eq(trc_export_init(&ex, &none, TRC_FMT_RAMULATOR2, 0, 0, NULL), 0);
+	b.size = 64;
+	ck_assert_str_eq(line_of(&ex, &a), "LD 0x1000\n");
+	ck_assert_str_eq(line_of(&ex, &b), "ST 0x40\n");
+}
+END_TEST
+
+START_TEST(test_trc_export_ramulator2_bubbles)
+{
+	trc_origin r2 = { .fmt = TRC_FMT_RAMULATOR2, .clock_ps = 500 }, none = { 0 };
+	trc_rec a = { .time = 1500, .addr = 0x40, .size = 64 };
+	trc_export ex;
+
+	/* instruction 3, then 4, then 10: 3, 0 and 5 bubbles */
+	ck_assert_int_eq(trc_export_init(&ex, &r2, TRC_FMT_NONE, 0, 0, NULL), 0);
+	ck_assert_int_eq(ex.bubbles, 1);
+	ck_assert_str_eq(line_of(&ex, &a), "3 LD 0x40\n");
+	a.time = 2000;
+	a.op = TRC_WRITE;
+	ck_assert_str_eq(line_of(&ex, &a), "0 ST 0x40\n");
+	a.time = 5000;
+	ck_assert_str_eq(line_of(&ex, &a), "5 ST 0x40\n");
+	line_fails(&ex, &a, "two accesses in one instruction (a Ramulator2 line is one instruction)");
+	a.time = 5100;
+	line_fails(&ex, &a, "time is not a whole number of ticks of the clock (give --clock)");
+	/* another origin: bubbles when --clock gives the instruction time */
+	ck_assert_int_eq(trc_export_init(&ex, &none, TRC_FMT_RAMULATOR2, 100, 0, NULL), 0);
+	ck_assert_str_eq(line_of(&ex, &a), "51 ST 0x40\n");
+}
+END_TEST
+
+START_TEST(test_trc_export_origins_without_text)
+{
+	static const int fmts[] = { TRC_FMT_LACKEY, TRC_FMT_RAMULATOR_CPU, TRC_FMT_DRCACHESIM };
+	trc_rec a = { .time = 3000, .addr = 0x1004, .size = 4, .op = TRC_WRITE };
+	trc_export ex;
+	cxl_err err = { 0 };
+
+	for (size_t i = 0; i < NELEMS(fmts); i++) {
+		trc_origin o = { .fmt = fmts[i], .clock_ps = 1000 };
+		ck_assert_int_eq(trc_export_init(&ex, &o, TRC_FMT_NONE, 0, 0, NULL), 0);
+		ck_assert_int_eq(ex.fmt, TRC_FMT_CSV);
+		ck_assert_str_eq(ex.header, "time_ps,addr,op,size\n");
+		ck_assert_str_eq(line_of(&ex, &a), "3000,0x1004,W,4\n");
+		err = (cxl_err){ 0 };
+		ck_assert_int_eq(trc_export_init(&ex, &o, fmts[i], 0, 0, &err), CXL_EINVAL);
+	}
+	ck_assert_str_eq(err.msg, "cannot print drcachesim text (the formats printed are esf, "
+			 "dramsim3, csv, ramulator and ramulator2)");
+}
+END_TEST
+
 Suite *trc_export_suite(void)
 {
 	Suite *s = suite_create("trc_export");
@@ -140,6 +209,9 @@ Suite *trc_export_suite(void)
 	tcase_add_test(tc, test_trc_export_dramsim3_and_conversions);
 	tcase_add_test(tc, test_trc_export_csv_header_and_units);
 	tcase_add_test(tc, test_trc_export_csv_columns);
+	tcase_add_test(tc, test_trc_export_ramulator);
+	tcase_add_test(tc, test_trc_export_ramulator2_bubbles);
+	tcase_add_test(tc, test_trc_export_origins_without_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -186,8 +186,8 @@ START_TEST(test_trc_import_detection_and_override)
 	import_fails("0x40 R 0\n", &csv, "1: CSV header: unknown column (expected time_ps, time_ns, "
 		     "time_us, time, cycle, addr, op, size)");
 	import_fails("hello world\n", NULL, "1: cannot tell the trace format (expected ESF "
-		     "\"0xADDR R|W TICK\", DRAMsim3 \"0xADDR READ|WRITE CYCLE\" or a CSV header; "
-		     "give --from)");
+		     "\"0xADDR R|W TICK\", DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, "
+		     "valgrind lackey, Ramulator, Ramulator2 or drcachesim view output; give --from)");
 }
 END_TEST
 

@@ -147,6 +147,18 @@ START_TEST(test_trc_write_checks_origin_and_capacity)
 	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, NULL), CXL_EINVAL);
 	o = (trc_origin){ .fmt = TRC_FMT_DRAMSIM3, .clock_ps = 1, .flags = TRC_ORIGIN_ESF_DELAY };
 	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, NULL), CXL_EINVAL);
+	/* the tools' formats: a time per instruction where they count them, none for Ramulator's */
+	o = (trc_origin){ .fmt = TRC_FMT_LACKEY };
+	err = (cxl_err){ 0 };
+	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "lackey origin needs a clock");
+	o = (trc_origin){ .fmt = TRC_FMT_RAMULATOR, .clock_ps = 1 };
+	err = (cxl_err){ 0 };
+	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, &err), CXL_EINVAL);
+	ck_assert_str_eq(err.msg, "ramulator origin has no clock");
+	o = (trc_origin){ .fmt = TRC_FMT_RAMULATOR2 };
+	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, NULL), 0);
+	trc_writer_abort(w);
 	o = (trc_origin){ .fmt = TRC_FMT_NONE };
 	strcpy(o.text, "time_ps,addr,op");
 	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, NULL), CXL_EINVAL);
@@ -208,7 +220,10 @@ START_TEST(test_trc_write_fmt_names)
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_ESF), "esf");
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_DRAMSIM3), "dramsim3");
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_CSV), "csv");
-	ck_assert_str_eq(trc_fmt_name(4), "?");
+	ck_assert_str_eq(trc_fmt_name(TRC_FMT_LACKEY), "lackey");
+	ck_assert_str_eq(trc_fmt_name(TRC_FMT_RAMULATOR_CPU), "ramulator-cpu");
+	ck_assert_str_eq(trc_fmt_name(TRC_FMT_DRCACHESIM), "drcachesim");
+	ck_assert_str_eq(trc_fmt_name(TRC_FMT_COUNT), "?");
 	ck_assert_str_eq(trc_fmt_name(-1), "?");
 }
 END_TEST

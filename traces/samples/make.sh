@@ -11,6 +11,9 @@
 #   esf-small.trace / .cxt        2000 records in ESF text (absolute 1 ns ticks)
 #   dramsim3-small.trace / .cxt   2000 records in DRAMsim3 text (0.625 ns cycles)
 #   csv-small.csv / .cxt          2000 records in CSV (time_ps,addr,op,size; mixed sizes)
+#   lackey-small.cxt              lackey-small.log converted: the log itself is a real
+#                                 valgrind lackey trace, recorded (not made here) from
+#                                 lackey-prog.c as its header says
 set -euo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,3 +47,4 @@ trap 'rm -rf "$tmp"' EXIT
 "$T" convert -q "$out/esf-small.trace" "$out/esf-small.cxt"
 "$T" convert -q --clock 625ps "$out/dramsim3-small.trace" "$out/dramsim3-small.cxt"
 "$T" convert -q "$out/csv-small.csv" "$out/csv-small.cxt"
+"$T" convert -q "$here/lackey-small.log" "$out/lackey-small.cxt"
