@@ -111,6 +111,8 @@ struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 	uint16_t *mem_pbr;       /* PBR ids of the memory devices, ascending */
 	uint32_t nmem;           /* memory devices */
 	uint32_t nmem_switched;  /* of those, attached to a switch (not multi-headed) */
+	uint16_t *dev_pbr;       /* PBR ids of the devices (FAB_ROLE_DEVICE), ascending */
+	uint32_t ndev;           /* devices */
 	sim_time link_latency;   /* latency of every link, ps (unless latency_of says else) */
 	fab_latency_fn *latency_of; /* NULL, or the latency of the two links of the bus
 				       named @bus (per-bus overrides), ps */

@@ -53,9 +53,11 @@ static const char *row_fault(const fab_kind_desc *d, uint32_t k)
 		return r == FAB_ROLE_BUS ? NULL : "the bus row has other roles";
 	if (!(r & FAB_ROLE_ENDPOINT) == !(r & FAB_ROLE_SWITCH))
 		return "a node kind is either an endpoint or a switch";
-	if ((r & (FAB_ROLE_REQUESTER | FAB_ROLE_TARGET | FAB_ROLE_MULTIHEAD)) &&
+	if ((r & (FAB_ROLE_REQUESTER | FAB_ROLE_TARGET | FAB_ROLE_MULTIHEAD | FAB_ROLE_DEVICE)) &&
 	    !(r & FAB_ROLE_ENDPOINT))
-		return "requester, target and multi-head roles are for endpoints";
+		return "requester, target, multi-head and device roles are for endpoints";
+	if ((r & FAB_ROLE_DEVICE) && (r & (FAB_ROLE_TARGET | FAB_ROLE_MULTIHEAD)))
+		return "a device is addressed in the device window, not interleaved as a target";
 	if (!d->colour)
 		return "a node kind needs a --dot colour";
 	return NULL;

@@ -22,6 +22,9 @@
  *   FAB_ROLE_SWITCH     routes by PBR id: routing tables, slices, any radix
  *   FAB_ROLE_BUS        a physical connection (exactly one row): the bus
  *                       component between two nodes, never a node itself
+ *   FAB_ROLE_DEVICE     a device hosts address in the device window
+ *                       (models/proto/devwin.h: its BAR and the lines it
+ *                       homes), never an interleave target
  *
  * Every node kind is an endpoint or a switch (a node that is neither could
  * be neither addressed nor crossed); fab_kinds_check() enforces that and
@@ -47,6 +50,7 @@ enum fab_role {
 	FAB_ROLE_MULTIHEAD = 1u << 3, /* may have several connections, to requesters */
 	FAB_ROLE_SWITCH = 1u << 4,    /* routes by PBR id */
 	FAB_ROLE_BUS = 1u << 5,       /* a connection, not a node */
+	FAB_ROLE_DEVICE = 1u << 6,    /* addressed in the device window (devwin.h) */
 };
 
 /* The built-in rows, in table order: the kinds topology generators place. */

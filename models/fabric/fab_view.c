@@ -87,23 +87,40 @@ uint32_t fab_view_switched_targets(const fab_view *v)
 	return v->nmem_switched;
 }
 
-uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out)
+/* Of the @n endpoints @pbr (of role @role), those @comp reaches through its one port. */
+static uint32_t reach(const fab_view *v, uint32_t comp, unsigned role, const uint16_t *pbr,
+		      uint32_t n, uint16_t *out)
 {
 	const fab_node *peer = peer_of(v, comp, 0);
 	uint32_t k = 0, s;
 
-	if (fab_has(peer, FAB_ROLE_TARGET)) {
+	if (fab_has(peer, role)) {
 		out[0] = peer->pbr;
 		return 1;
 	}
 	s = fab_has(peer, FAB_ROLE_SWITCH) ? v->route.sw_of[peer - v->node] : UINT32_MAX;
-	for (uint32_t m = 0; s != UINT32_MAX && m < v->nmem; m++) {
-		uint32_t n;
-		fab_route_ports(&v->route, s, v->mem_pbr[m], &n);
-		if (n)
-			out[k++] = v->mem_pbr[m];
+	for (uint32_t m = 0; s != UINT32_MAX && m < n; m++) {
+		uint32_t np;
+		fab_route_ports(&v->route, s, pbr[m], &np);
+		if (np)
+			out[k++] = pbr[m];
 	}
 	return k;
+}
+
+uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out)
+{
+	return reach(v, comp, FAB_ROLE_TARGET, v->mem_pbr, v->nmem, out);
+}
+
+uint32_t fab_view_ndevices(const fab_view *v)
+{
+	return v->ndev;
+}
+
+uint32_t fab_view_devices(const fab_view *v, uint32_t comp, uint16_t *out)
+{
+	return reach(v, comp, FAB_ROLE_DEVICE, v->dev_pbr, v->ndev, out);
 }
 
 uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr)

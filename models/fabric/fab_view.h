@@ -86,6 +86,17 @@ uint32_t fab_view_switched_targets(const fab_view *v);
  */
 uint32_t fab_view_targets(const fab_view *v, uint32_t comp, uint16_t *out);
 
+/* fab_view_ndevices - devices (FAB_ROLE_DEVICE nodes) in the fabric. */
+uint32_t fab_view_ndevices(const fab_view *v);
+
+/**
+ * fab_view_devices - the devices endpoint @comp reaches through its one
+ * port, as fab_view_targets() does for memory devices: their PBR ids,
+ * ascending, to @out (room for fab_view_ndevices() ids); how many.  A
+ * requester's device k is the k-th of them (models/proto/devwin.h).
+ */
+uint32_t fab_view_devices(const fab_view *v, uint32_t comp, uint16_t *out);
+
 /**
  * fab_view_mem_group - requester @comp's memory group: the requesters that
  * reach exactly the devices it reaches (fab_view_targets), so that an

@@ -26,6 +26,7 @@ void fab_free(fabric *f)
 	free(f->node_of_comp);
 	free(f->conn_of_comp);
 	free(f->mem_pbr);
+	free(f->dev_pbr);
 	fab_route_free(&f->route);
 	fab_pod_free(f->pod);
 	free(f->req_group);
@@ -128,11 +129,14 @@ static int assign_pbr(fabric *f, cxl_err *err)
 				   "a PBR fabric can address (12-bit ids)", ne, FAB_MAX_PBR);
 	f->pbr_node = xmalloc((ne ? ne : 1) * sizeof(*f->pbr_node));
 	f->mem_pbr = xmalloc((ne + 1) * sizeof(*f->mem_pbr));
+	f->dev_pbr = xmalloc((ne + 1) * sizeof(*f->dev_pbr));
 	for (uint32_t n = 0; n < f->nnode; n++) {
 		if (!fab_is_endpoint(&f->node[n]))
 			continue;
 		if (fab_has(&f->node[n], FAB_ROLE_TARGET))
 			f->mem_pbr[f->nmem++] = (uint16_t)f->npbr;
+		if (fab_has(&f->node[n], FAB_ROLE_DEVICE))
+			f->dev_pbr[f->ndev++] = (uint16_t)f->npbr;
 		if (fab_has(&f->node[n], FAB_ROLE_REQUESTER))
 			f->node[n].req_index = f->nreq++;
 		f->node[n].pbr = (uint16_t)f->npbr;

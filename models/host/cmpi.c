@@ -370,6 +370,7 @@ static void cmpi_free(void *state)
 
 const prog_gen prog_cmpi_gen = {
 	.name = "cmpi",
+	.shares_memory = 1,
 	.init = cmpi_init,
 	.next = cmpi_next,
 	.nclasses = cmpi_nclasses,

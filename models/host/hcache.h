@@ -14,7 +14,8 @@
 
 #include <stdint.h>
 
-enum hcache_state { HCACHE_INVALID, HCACHE_CLEAN, HCACHE_DIRTY };
+/* EXCL: clean, but granted exclusively (a device-homed line, dev.h): a store hits it */
+enum hcache_state { HCACHE_INVALID, HCACHE_CLEAN, HCACHE_DIRTY, HCACHE_EXCL };
 
 typedef struct hcache hcache;
 struct hcache {

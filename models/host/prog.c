@@ -82,6 +82,8 @@ struct prog_run {
 	uint32_t rr;            /* the process that goes first next time */
 	uint32_t pq;            /* workload.queue: transactions in flight per process */
 	uint32_t mps;           /* bus.max_payload of the host's link, bytes */
+	uint32_t mmio_read;     /* host.mmio_read: bytes of one uncached read of a BAR */
+	uint32_t wc;            /* host.write_combine: bytes of one posted write to a BAR */
 	uint64_t granule;       /* workload.interleave, bytes: a TLP never crosses one */
 	sim_time poll;          /* workload.poll_interval, ps */
 	uint32_t done;          /* processes finished */
@@ -103,6 +105,12 @@ static const cfg_key prog_keys[] = {
 	  "models/host/prog_script.c)" },
 	{ "workload.poll_interval", CFG_TIME, "100ns", "0ps", NULL, NULL,
 	  "host programs: time between a wait_flag poll's answer and the next poll" },
+	{ "host.mmio_read", CFG_SIZE, "16B", "1B", "4KiB", NULL,
+	  "host programs: bytes one uncached read of a device's BAR fetches at most (a "
+	  "non-posted TLP; seed 004's ThunderX-1: 16); uc_load of a BAR splits at this" },
+	{ "host.write_combine", CFG_SIZE, "64B", "1B", "4KiB", NULL,
+	  "host programs: bytes one posted write to a device's BAR carries at most (the "
+	  "write-combining buffer; seed 004: 64)" },
 };
 
 const cfg_schema prog_schema = { "host programs", prog_keys,
@@ -182,16 +190,38 @@ static uint32_t take(sim_comp *c, req *r, prog_proc *P, uint32_t pi, enum req_ki
 	return own(c, r, P, pi, req__slot_new(r, kind, line, write), role, cached);
 }
 
-/* An uncached read of @bytes at @addr (whole lines: aux = their number). */
+/*
+ * An uncached read of @bytes at @addr: of memory, whole lines (aux = their
+ * number); of a device's window, exactly @bytes from @addr (aux = @bytes).
+ */
 static void send_read(sim_comp *c, req *r, prog_proc *P, uint32_t pi, uint64_t addr,
 		      uint32_t bytes, uint8_t role)
 {
 	uint32_t lines = (uint32_t)((addr % CXL_LINE + bytes + CXL_LINE - 1) / CXL_LINE);
 	uint32_t s = take(c, r, P, pi, REQ_ACCESS, addr / CXL_LINE, 0, role, 0);
 
+	if (cxl_dev_is(addr)) {
+		r->slot[s].bytes = (uint16_t)bytes;
+		req__send(c, r, s, CXL_VC_M2S_REQ, addr, 0, 0, (uint16_t)bytes);
+		return;
+	}
 	r->slot[s].bytes = (uint16_t)(lines * CXL_LINE);
 	req__send(c, r, s, CXL_VC_M2S_REQ, addr / CXL_LINE * CXL_LINE, 0, 0,
 		  (uint16_t)(lines > 1 ? lines : 0));
+}
+
+/* A store to a device's BAR is posted: pieces of host.write_combine bytes, no answer. */
+static int posted_piece(sim_comp *c, req *r, prog_proc *P, const prog_op *op)
+{
+	uint64_t a = op->addr + P->pos, left = op->size - P->pos;
+	uint64_t n = r->prog->wc - a % r->prog->wc;
+
+	if (!r->cr.n[CXL_VC_M2S_RWD])
+		return 0;
+	n = n < left ? n : left;
+	req__send_posted(c, r, a, (uint16_t)n, op->value);
+	P->pos += n;
+	return 1;
 }
 
 /* An uncached write of @bytes at @addr, carrying flag value @v if @flag. */
@@ -337,6 +367,8 @@ static int step(sim_comp *c, req *r, uint32_t pi)
 	case PROG_NT_STORE:
 		if (!left)
 			break;
+		if (op->kind == PROG_NT_STORE && cxl_dev_is(a))
+			return posted_piece(c, r, P, op);
 		if (op->kind == PROG_NT_LOAD) {
 			if (!room(r, P, CXL_VC_M2S_REQ))
 				return 0;
@@ -351,11 +383,15 @@ static int step(sim_comp *c, req *r, uint32_t pi)
 		return 1;
 	case PROG_UC_LOAD:
 	case PROG_UC_STORE:
+		if (left && op->kind == PROG_UC_STORE && cxl_dev_is(a))
+			return posted_piece(c, r, P, op);
 		if (P->out)
 			return 0; /* strictly one at a time */
 		if (!left)
 			break;
 		uint32_t t = tlp_bytes(pr, a, left);
+		if (cxl_dev_is(a) && t > pr->mmio_read)
+			t = pr->mmio_read;
 		if (!room(r, P, op->kind == PROG_UC_LOAD ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD))
 			return 0;
 		if (op->kind == PROG_UC_LOAD)
@@ -572,7 +608,8 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	int rc;
 
 	r->prog = pr;
-	pr->gen = r->pattern == PAT_PROGRAM ? &prog_script_gen : &prog_cmpi_gen;
+	pr->gen = r->pattern == PAT_PROGRAM ? &prog_script_gen :
+		  r->pattern == PAT_CMPI ? &prog_cmpi_gen : &prog_rpc_gen;
 	if (slots > 65535)
 		return cfg_error_at(cf, "host.cores", err,
 				    "%u processes x workload.queue %u = %llu transactions in flight; "
@@ -580,7 +617,7 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	uint32_t gi, gn, largest;
 	fab_view_mem_group(r->fv, c->id, &gi, &gn);
 	fab_view_mem_groups(r->fv, &largest);
-	if (largest < 2)
+	if (pr->gen->shares_memory && largest < 2 && !r->ndevs)
 		return cfg_error_at(cf, "workload.pattern", err,
 				    "host programs need hosts that share memory: no two hosts reach "
 				    "the same memory devices");
@@ -588,6 +625,8 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	r->queue = (uint32_t)slots;
 	pr->nproc = cores;
 	pr->poll = cfg_time(cf, "workload.poll_interval");
+	pr->mmio_read = (uint32_t)cfg_size(cf, "host.mmio_read");
+	pr->wc = (uint32_t)cfg_size(cf, "host.write_combine");
 	/* one device: no granule to respect */
 	pr->granule = r->ntargets > 1 ? r->ilv_lines * CXL_LINE : UINT64_C(1) << 62;
 	r->warmup = 0; /* workload.warmup counts requests of the patterns; programs use marks */
@@ -597,6 +636,8 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 		.host = gi, .nhosts = gn,
 		.cores = cores, .mps = pr->mps, .ndevices = r->ntargets,
 		.interleave = r->ilv_lines * CXL_LINE,
+		.requester = fab_view_requester_index(r->fv, c->id), .ndevs = r->ndevs,
+		.cached = r->cached || cfg_size(cf, "host.cache.size") > 0,
 	};
 	if ((rc = pr->gen->init(&pr->gs, &ctx, cf, err)))
 		return rc;

@@ -26,7 +26,13 @@
  *                     pipelined
  *   uc_load, uc_store uncacheable: TLPs of at most bus.max_payload bytes
  *                     (never crossing an interleave granule), strictly one
- *                     at a time, each waiting for the one before
+ *                     at a time, each waiting for the one before.  To a
+ *                     device's BAR (models/proto/devwin.h): a uc_load's
+ *                     TLPs are at most host.mmio_read bytes; a uc_store or
+ *                     nt_store is posted, pieces of host.write_combine
+ *                     bytes carrying `value` (a doorbell's argument) that
+ *                     leave as credits allow, nothing answers them, and
+ *                     the operation retires when the last leaves
  *   flush             clflush: each line, one at a time, written back if
  *                     dirty and invalidated (a clean line: no traffic)
  *   flushopt          clflushopt: the same, pipelined
@@ -88,6 +94,9 @@ struct prog_ctx {
 	uint32_t mps;        /* bus.max_payload of its link, bytes */
 	uint32_t ndevices;   /* memory devices of the address map */
 	uint64_t interleave; /* bytes per device before the next (workload.interleave) */
+	uint32_t requester;  /* the host's index among all requesters */
+	uint32_t ndevs;      /* devices it reaches (device window, models/proto/devwin.h) */
+	int cached;          /* 1: the host has a cache (host.cache.size > 0) */
 };
 
 /*
@@ -99,6 +108,7 @@ struct prog_ctx {
 typedef struct prog_gen prog_gen;
 struct prog_gen {
 	const char *name; /* workload.pattern that selects it */
+	int shares_memory; /* 1: its hosts talk through memory they share (refused without) */
 	/* set up for one host; *state is its own.  Return 0 or a config error. */
 	int (*init)(void **state, const prog_ctx *ctx, const cfg *cf, cxl_err *err);
 	/* the next operation of process @proc into *op: 1, or 0 when it is done */
@@ -113,9 +123,11 @@ struct prog_gen {
 
 extern const prog_gen prog_script_gen; /* "program": workload.program (prog_script.c) */
 extern const prog_gen prog_cmpi_gen;   /* "cmpi": MPI over a shared pool (cmpi.c) */
+extern const prog_gen prog_rpc_gen;    /* "rpc": RPCs to a device (rpc.c) */
 
 extern const cfg_schema prog_schema;      /* workload.program, poll_interval, host.cores */
 extern const cfg_schema prog_cmpi_schema; /* workload.cmpi.* */
+extern const cfg_schema prog_rpc_schema;  /* workload.rpc.* */
 
 /* prog_kind_name - "load", "uc_store", ...; prog_kind_parse - the reverse, -1 if none. */
 const char *prog_kind_name(enum prog_kind k);

@@ -241,6 +241,7 @@ static uint64_t script_total(const void *state)
 
 const prog_gen prog_script_gen = {
 	.name = "program",
+	.shares_memory = 1,
 	.init = script_init,
 	.next = script_next,
 	.nclasses = script_nclasses,

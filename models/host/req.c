@@ -81,12 +81,12 @@ static const cfg_key host_keys[] = {
 
 static const cfg_key workload_keys[] = {
 	{ "workload.pattern", CFG_ENUM, "random", NULL, NULL,
-	  "stream|random|hotcold|trace|program|cmpi",
+	  "stream|random|hotcold|trace|program|cmpi|rpc",
 	  "address pattern: stream (sequential lines), random (uniform over the footprint), "
 	  "hotcold (hot_fraction of requests uniform over the hot set, the rest over the cold), "
 	  "trace (the accesses of workload.trace); or a host program (models/host/prog.h): "
 	  "program (the operations of workload.program), cmpi (MPI over a shared pool, "
-	  "workload.cmpi.*)" },
+	  "workload.cmpi.*), rpc (remote procedure calls to a device, workload.rpc.*)" },
 	{ "workload.trace", CFG_STRING, "", NULL, NULL, NULL,
 	  "trace pattern: the .cxt file each requester replays; %d = its index among requesters" },
 	{ "workload.replay", CFG_ENUM, "closed", NULL, NULL, "closed|timed",
@@ -164,6 +164,10 @@ static void register_stats(sim_comp *c, req *r)
 		r->bd[k] = sim_stat_counter(c, name);
 	}
 	r->bd_ovf = sim_stat_counter(c, "breakdown_overflow");
+	if (r->ndevs) { /* only where there is a device to write to: other outputs unchanged */
+		r->posted = sim_stat_counter(c, "posted_writes");
+		r->posted_bytes = sim_stat_counter(c, "posted_bytes");
+	}
 }
 
 /*
@@ -201,6 +205,10 @@ static void find_targets(sim_comp *c, req *r)
 {
 	r->targets = xmalloc((fab_view_ntargets(r->fv) + 1) * sizeof(*r->targets));
 	r->ntargets = fab_view_targets(r->fv, c->id, r->targets);
+	r->devs = xmalloc((fab_view_ndevices(r->fv) + 1) * sizeof(*r->devs));
+	r->ndevs = fab_view_devices(r->fv, c->id, r->devs);
+	if (r->ndevs > CXL_DEV_MAX)
+		r->ndevs = CXL_DEV_MAX;
 }
 
 /* One latency histogram and breakdown per round-trip hop count of the targets. */
@@ -209,8 +217,9 @@ static void register_hops(sim_comp *c, req *r)
 	char name[64];
 
 	r->bd_hops = xcalloc(REQ_HOP_NAMES + 1, sizeof(*r->bd_hops));
-	for (uint32_t t = 0; t < r->ntargets; t++) {
-		uint32_t d = fab_view_route_len(r->fv, c->id, r->targets[t]);
+	for (uint32_t t = 0; t < r->ntargets + r->ndevs; t++) {
+		uint16_t pbr = t < r->ntargets ? r->targets[t] : r->devs[t - r->ntargets];
+		uint32_t d = fab_view_route_len(r->fv, c->id, pbr);
 		uint32_t k = d < REQ_HOP_NAMES ? d : REQ_HOP_NAMES;
 		const char *hn = k < REQ_HOP_NAMES ? hop_names[k] : "lat_hops_more";
 		if (r->by_hops[k])
@@ -234,7 +243,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	CXL_ASSERT(r->fv && c->nports == 1);
 	r->pbr = fab_view_pbr(r->fv, c->id);
 	find_targets(c, r);
-	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
+	r->requests = r->ntargets || r->ndevs ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
 	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");
 	r->warmup_time = cfg_time(cf, "simulation.warmup");
 	r->end = cfg_time(cf, "simulation.end");
@@ -254,7 +263,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		return rc;
 	if (r->pattern == PAT_TRACE && r->ntargets && (rc = req__trace_init(c, r, cf, err)))
 		return rc;
-	if ((r->pattern == PAT_PROGRAM || r->pattern == PAT_CMPI) &&
+	if ((r->pattern == PAT_PROGRAM || r->pattern == PAT_CMPI || r->pattern == PAT_RPC) &&
 	    (rc = req__prog_init(c, r, cf, err)))
 		return rc; /* sets queue: slots for every process */
 	r->slot = xcalloc(r->queue, sizeof(*r->slot));
@@ -348,10 +357,46 @@ void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint1
 	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
-/* req__home - PBR id of the memory device that holds @line (interleaving). */
+/*
+ * req__home - PBR id of the memory device that holds @line (interleaving),
+ * or of the device whose window it is in (devwin.h).
+ */
 uint16_t req__home(const req *r, uint64_t line)
 {
+	if (cxl_dev_is(line * CXL_LINE)) {
+		uint32_t k = cxl_dev_index(line * CXL_LINE);
+		if (k >= r->ndevs)
+			CXL_PANIC("address 0x%llx is in the window of device %u; the requester "
+				  "reaches %u devices", (unsigned long long)(line * CXL_LINE), k,
+				  r->ndevs);
+		return r->devs[k];
+	}
 	return r->targets[(line / r->ilv_lines) % r->ntargets];
+}
+
+/**
+ * req__send_posted - a posted write to a device's BAR (@addr in the device
+ * window): @size bytes carrying @aux (a doorbell's argument).  PCIe
+ * memory writes are posted: it takes no slot and nothing answers it; it
+ * needs only a credit (checked by the caller), and counts in posted_writes
+ * and posted_bytes, not in the requests.
+ */
+void req__send_posted(sim_comp *c, req *r, uint64_t addr, uint16_t size, uint16_t aux)
+{
+	cxl_event *ev = sim_event_new(c);
+
+	CXL_ASSERT(r->cr.n[CXL_VC_M2S_RWD] > 0 && cxl_dev_is(addr));
+	r->cr.n[CXL_VC_M2S_RWD]--;
+	(*r->posted)++;
+	*r->posted_bytes += size;
+	ev->kind = CXL_EV_PKT;
+	ev->pkt = (cxl_packet){
+		.addr = addr, .issue = sim_now(c), .tag = UINT32_MAX, .size = size,
+		.pbr_src = r->pbr, .pbr_dst = req__home(r, addr / CXL_LINE),
+		.mclass = CXL_VC_M2S_RWD, .opcode = CXL_OP_MEMWR, .aux = aux,
+	};
+	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
 /*
@@ -550,10 +595,12 @@ static void req_finish(sim_comp *c, void *state)
 	req__coh_finish(c, r);
 	req__trace_finish(r);
 	free(r->targets);
+	free(r->devs);
 	free(r->bd_hops);
 	free(r->slot);
 	free(r->free_slot);
 	r->targets = NULL;
+	r->devs = NULL;
 	r->slot = NULL;
 	r->free_slot = NULL;
 }

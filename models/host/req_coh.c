@@ -10,7 +10,9 @@
  *     answered after host.cache.latency, without the fabric;
  *   - any other access is a miss: a MemRd marked CXL_PKT_CACHED (and
  *     CXL_PKT_EXCL for a write, which fetches the line to own it); its DRS
- *     fills the line, clean for a read, dirty for a write;
+ *     fills the line, clean for a read, dirty for a write; a read's DRS
+ *     marked CXL_PKT_EXCL (a device granting its line Exclusive, dev.h)
+ *     fills it clean but exclusive, so a store to it hits and dirties it;
  *   - a fill that evicts a dirty line queues a write-back (an RwD MemWr
  *     without CXL_PKT_CACHED, answered by an NDR); clean lines leave
  *     silently, so the device's snoop filter may keep them (it snoops
@@ -164,7 +166,7 @@ int req__coh_blocked(const req *r, uint64_t line)
 /* Is an access (@read or a write) to a line in state @st a hit? */
 static int is_hit(enum hcache_state st, int read)
 {
-	return st == HCACHE_DIRTY || (st == HCACHE_CLEAN && read);
+	return st == HCACHE_DIRTY || st == HCACHE_EXCL || (st == HCACHE_CLEAN && read);
 }
 
 /* req__coh_hits - 1 if the access would hit the cache (LRU untouched). */
@@ -185,6 +187,9 @@ int req__coh_access(sim_comp *c, req *r, uint64_t line, int read)
 		return -1;
 	enum hcache_state st = hcache_lookup(&r->cache, line);
 	if (is_hit(st, read)) {
+		uint64_t none;
+		if (!read && st == HCACHE_EXCL) /* exclusive: the store dirties it silently */
+			hcache_fill(&r->cache, line, HCACHE_DIRTY, &none);
 		uint32_t s = req__slot_new(r, REQ_HIT, line, !read);
 		cxl_event *t = sim_event_new(c);
 		t->kind = REQ_EV_HIT;
@@ -258,7 +263,7 @@ void req__coh_fill(sim_comp *c, req *r, req_slot *s, const cxl_packet *p)
 	}
 	/* a read's fill behind a write's (two misses in flight) keeps it dirty */
 	enum hcache_state st = s->write || hcache_peek(&r->cache, s->line) == HCACHE_DIRTY ?
-				       HCACHE_DIRTY : HCACHE_CLEAN;
+				       HCACHE_DIRTY : p->flags & CXL_PKT_EXCL ? HCACHE_EXCL : HCACHE_CLEAN;
 	enum hcache_state vs = hcache_fill(&r->cache, s->line, st, &victim);
 	if (vs == HCACHE_DIRTY)
 		queue_writeback(r, victim);

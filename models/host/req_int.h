@@ -21,6 +21,7 @@
 #include "core/sim.h"
 #include "models/proto/cxl_lat.h"
 #include "models/proto/cxl_proto.h"
+#include "models/proto/devwin.h"
 #include "models/proto/evring.h"
 #include "models/proto/flagmap.h"
 #include "models/fabric/fab_view.h"
@@ -33,7 +34,7 @@
 
 /* REQ_EV_PROG: a process's timer (pkt.tag = the process; prog.c) */
 enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG };
-enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE, PAT_PROGRAM, PAT_CMPI };
+enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE, PAT_PROGRAM, PAT_CMPI, PAT_RPC };
 enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
 #define REQ_NOPROC 0xffffu /* req_slot.proc of a transaction no process waits for */
 
@@ -60,6 +61,8 @@ struct req {
 	uint16_t pbr;             /* own PBR id */
 	uint16_t *targets;        /* PBR ids of the memories it reaches, ascending */
 	uint32_t ntargets;        /* their number */
+	uint16_t *devs;           /* PBR ids of the devices it reaches (device window, devwin.h) */
+	uint32_t ndevs;           /* their number */
 	cxl_credits cr;           /* credits towards the bus */
 	uint64_t requests;        /* to issue in total */
 	uint64_t warmup;          /* first requests not measured */
@@ -105,7 +108,7 @@ struct req {
 	cxl_event **birsp_slots;  /* its storage */
 	/* statistics */
 	uint64_t *reads, *writes, *bytes, *hops_sum, *t_first, *t_last;
-	uint64_t *issued_c, *completed, *out_end, *credits_end;
+	uint64_t *issued_c, *completed, *out_end, *credits_end, *posted, *posted_bytes;
 	uint64_t *hits, *misses, *wbs, *bisnp, *birsp_c, *birsp_dirty, *snoop_inval;
 	uint64_t *waiting_end, *cached_end;
 	uint64_t *win_bytes, *win_done, *drained, *t_done, *cut, *offered_ps;
@@ -135,6 +138,7 @@ uint16_t req__line_count(const flagmap *m, uint64_t line);
 uint16_t req__home(const req *r, uint64_t line);
 void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint16_t size,
 	       uint8_t flags, uint16_t aux);
+void req__send_posted(sim_comp *c, req *r, uint64_t addr, uint16_t size, uint16_t aux);
 
 /* prog.c (contracts at the definitions) */
 int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
