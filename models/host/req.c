@@ -243,7 +243,7 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	CXL_ASSERT(r->fv && c->nports == 1);
 	r->pbr = fab_view_pbr(r->fv, c->id);
 	find_targets(c, r);
-	r->requests = r->ntargets || r->ndevs ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
+	r->requests = r->ntargets ? (uint64_t)cfg_int(cf, "workload.requests") : 0;
 	r->warmup = (uint64_t)cfg_int(cf, "workload.warmup");
 	r->warmup_time = cfg_time(cf, "simulation.warmup");
 	r->end = cfg_time(cf, "simulation.end");
