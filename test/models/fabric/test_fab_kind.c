@@ -33,12 +33,13 @@ START_TEST(test_fab_kind_find_by_name_and_model)
 	ck_assert_uint_eq(fab_kind_find("accel"), FAB_ACCEL);
 	ck_assert_uint_eq(fab_kind_find("memory"), FAB_MEMORY);
 	ck_assert_uint_eq(fab_kind_find("switch"), FAB_SWITCH);
+	ck_assert_uint_ne(fab_kind_find("device"), UINT32_MAX); /* registered by models/kinds.c */
 	ck_assert_uint_eq(fab_kind_find("bus"), UINT32_MAX); /* a connection, not a node */
 	ck_assert_uint_eq(fab_kind_find("hosts"), UINT32_MAX);
 	ck_assert_uint_eq(fab_kind_of_ops(fab_kinds[FAB_ACCEL].ops), FAB_ACCEL);
 	ck_assert_uint_eq(fab_kind_of_ops(NULL), UINT32_MAX);
 	fab_kind_names(names, sizeof(names));
-	ck_assert_str_eq(names, "switch host accel memory");
+	ck_assert_str_eq(names, "switch host accel memory device");
 }
 END_TEST
 
