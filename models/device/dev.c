@@ -20,7 +20,8 @@
  * held_reads (reads that waited for a reply), pio_rpcs, dma_rpcs, coh_replies;
  * dma_reads, dma_writes, dma_read_bytes, dma_write_bytes, dma_answers (NDRs
  * and DRSs the DMA engine got back: reads + writes at the end); coh_reads,
- * coh_grants (exclusive fetches), coh_snoops, coh_birsp, coh_writebacks; and
+ * coh_grants (exclusive fetches), coh_snoops, coh_birsp, coh_writebacks;
+ * dma_irqs (MSIs raised: the hosts' irqs add up to it at the end); and
  * for the checks responses_waiting, credits_held, held_at_end and dma_busy_at_end (0 at
  * the end of a run that drained).
  */
@@ -152,15 +153,15 @@ static void register_stats(sim_comp *c, dev *d)
 		"bar_reads", "bar_read_bytes", "bar_writes", "bar_write_bytes", "held_reads",
 		"pio_rpcs", "dma_rpcs", "coh_replies", "dma_reads", "dma_writes",
 		"dma_read_bytes", "dma_write_bytes", "dma_answers", "coh_reads", "coh_grants",
-		"coh_snoops", "coh_birsp", "coh_writebacks", "responses_waiting", "credits_held",
-		"held_at_end", "dma_busy_at_end",
+		"coh_snoops", "coh_birsp", "coh_writebacks", "dma_irqs", "responses_waiting",
+		"credits_held", "held_at_end", "dma_busy_at_end",
 	};
 	uint64_t **const ptrs[] = {
 		&d->bar_reads, &d->bar_read_bytes, &d->bar_writes, &d->bar_write_bytes,
 		&d->held_reads, &d->pio_rpcs, &d->dma_rpcs, &d->coh_rpcs, &d->dma_reads,
 		&d->dma_writes, &d->dma_read_bytes, &d->dma_write_bytes, &d->dma_answers,
 		&d->coh_reads, &d->coh_grants, &d->coh_snoops, &d->coh_birsp,
-		&d->coh_writebacks, &d->waiting_end, &d->credits_end, &d->held_end,
+		&d->coh_writebacks, &d->dma_irqs, &d->waiting_end, &d->credits_end, &d->held_end,
 		&d->dma_busy_end,
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(ptrs) / sizeof(ptrs[0]),

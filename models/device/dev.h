@@ -10,7 +10,9 @@
  *             to its own memory and rings the DMA doorbell; the device's
  *             DMA engine fetches the descriptor, reads the request, computes,
  *             writes the reply and a completion record to host memory; the
- *             host polls the completion and reads the reply.
+ *             host polls the completion and reads the reply, or (the
+ *             interrupt doorbell) waits for the device's MSI that follows
+ *             the completion record.
  *   coherent  PIO over a coherent link, device-homed lines: per 64-byte line
  *             of payload the host stores the request line (in its cache) and
  *             loads the reply line; the device holds that load, takes the
@@ -41,6 +43,9 @@
 #define DEV_BAR_REPLY(parity) (DEV_AREA_BYTES * (1 + (parity)))
 #define DEV_BAR_BELL_PIO (3 * DEV_AREA_BYTES)      /* posted write, aux = request bytes */
 #define DEV_BAR_BELL_DMA (3 * DEV_AREA_BYTES + 64) /* posted write, aux = request bytes */
+/* the same, and the completion is also signalled by an interrupt: an MSI to the
+ * slot's host with the slot as its vector (CXL_OP_MSI) after the completion record */
+#define DEV_BAR_BELL_DMA_IRQ (3 * DEV_AREA_BYTES + 128)
 
 /* Homed offsets within a slot (coherent): two areas of lines, used in turn */
 #define DEV_HOMED_AREA(a) (DEV_AREA_BYTES * (a))

@@ -11,7 +11,11 @@
  *   4. writes the reply to the slot's reply buffer in writes of at most
  *      bus.max_payload bytes, then the completion record: a one-line write
  *      of the flag line DEV_DMA_DONE carrying the slot's count of completed
- *      requests (flagmap.h), which the host polls.
+ *      requests (flagmap.h), which the host polls;
+ *   5. if the doorbell asked for it (DEV_BAR_BELL_DMA_IRQ), raises an
+ *      interrupt: an MSI to the slot's host, vector = the slot (a posted
+ *      write, CXL_OP_MSI on M2S RwD like the engine's other writes, so it
+ *      follows the completion record on the link).
  * Writes are posted in PCIe: the completion follows the reply's writes at
  * once (they travel in order), without waiting for their answers, which
  * the memory still sends and the engine counts (dma_answers).  Payloads
@@ -61,8 +65,9 @@ static void activate(dev *d, uint32_t s)
 	d->active[(d->act_head + d->act_n++) % d->nslots] = s;
 }
 
-/* dev__dma_start - a DMA doorbell for slot @s, a request of @bytes: fetch its descriptor. */
-void dev__dma_start(sim_comp *c, dev *d, uint32_t s, uint32_t bytes)
+/* dev__dma_start - a DMA doorbell for slot @s, a request of @bytes (@irq: end with an
+ * MSI): fetch its descriptor. */
+void dev__dma_start(sim_comp *c, dev *d, uint32_t s, uint32_t bytes, int irq)
 {
 	dev_slot *sl = &d->slot[s];
 
@@ -72,6 +77,7 @@ void dev__dma_start(sim_comp *c, dev *d, uint32_t s, uint32_t bytes)
 	if (!d->nmem)
 		CXL_PANIC("%s: a DMA doorbell, but the device reaches no memory", c->name);
 	sl->dma = DMA_DESC;
+	sl->irq = (uint8_t)(irq != 0);
 	sl->bytes = bytes ? bytes : 1;
 	sl->rd_sent = sl->rd_out = sl->wr_sent = 0;
 	activate(d, s);
@@ -118,6 +124,21 @@ static void send(sim_comp *c, dev *d, uint32_t s, int write, uint64_t a, uint32_
 	cxl_pkt_send_port(c, ev, 0, 0, CXL_LAT_LINK);
 }
 
+/* Raise slot @s's interrupt: an MSI to its host.  A posted write, on the channel of
+ * the engine's writes, so it leaves behind the completion record (PCIe: a posted
+ * write never passes an earlier one). */
+static void msi(sim_comp *c, dev *d, uint32_t s)
+{
+	cxl_event *ev = sim_event_new(c);
+
+	ev->pkt = (cxl_packet){
+		.issue = sim_now(c), .tag = s, .pbr_src = d->pbr, .pbr_dst = d->slot[s].owner,
+		.mclass = CXL_VC_M2S_RWD, .opcode = CXL_OP_MSI,
+	};
+	(*d->dma_irqs)++;
+	dev__send(c, d, ev);
+}
+
 /* Send what slot @s has to send now; 1 if it has nothing more to send (leaves the ring). */
 static int serve(sim_comp *c, dev *d, uint32_t s)
 {
@@ -156,6 +177,8 @@ static int serve(sim_comp *c, dev *d, uint32_t s)
 			sl->dma_seq++;
 			sl->dma = DMA_IDLE;
 			(*d->dma_rpcs)++;
+			if (sl->irq)
+				msi(c, d, s);
 			return 1;
 		default:
 			return 1;

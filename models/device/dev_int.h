@@ -24,12 +24,15 @@
 /* the device's own events (pkt.tag = the slot unless said) */
 enum {
 	DEV_EV_BAR = CXL_EV_MODEL, /* a BAR read's data is ready: answer it (the read) */
-	DEV_EV_BELL,               /* a doorbell was taken in (pkt.aux bytes, pkt.opcode 0 pio 1 dma) */
+	DEV_EV_BELL,               /* a doorbell was taken in (pkt.aux bytes, pkt.opcode DEV_BELL_*) */
 	DEV_EV_DONE,               /* a PIO request is computed */
 	DEV_EV_DIR,                /* the directory processed a coherent request (the request) */
 	DEV_EV_COH_DONE,           /* a coherent reply line is computed (the held load) */
 	DEV_EV_DMA_DONE,           /* a DMA request is computed: write the reply */
 };
+
+/* doorbells (DEV_EV_BELL's pkt.opcode) */
+enum { DEV_BELL_PIO, DEV_BELL_DMA, DEV_BELL_DMA_IRQ };
 
 /* DMA phases of a slot */
 enum { DMA_IDLE, DMA_DESC, DMA_READ, DMA_COMPUTE, DMA_WRITE };
@@ -44,6 +47,7 @@ struct dev_slot {
 	/* DMA */
 	uint8_t dma;           /* DMA_* */
 	uint8_t queued;        /* on the DMA engine's list of slots with requests to send */
+	uint8_t irq;           /* the DMA request ends with an MSI to the owner */
 	uint16_t dma_seq;      /* DMA requests completed: the completion record's value */
 	uint32_t bytes;        /* the DMA request's payload bytes */
 	uint32_t rd_sent;      /* bytes of the request read so far (requests sent) */
@@ -84,6 +88,7 @@ struct dev {
 	uint64_t *bar_reads, *bar_read_bytes, *bar_writes, *bar_write_bytes, *held_reads;
 	uint64_t *pio_rpcs, *dma_rpcs, *coh_rpcs;
 	uint64_t *dma_reads, *dma_writes, *dma_read_bytes, *dma_write_bytes, *dma_answers;
+	uint64_t *dma_irqs;
 	uint64_t *coh_reads, *coh_grants, *coh_snoops, *coh_birsp, *coh_writebacks;
 	uint64_t *waiting_end, *credits_end, *held_end, *dma_busy_end;
 };
@@ -103,7 +108,7 @@ void dev__pio_done(sim_comp *c, dev *d, const cxl_event *ev);
 
 /* dev_dma.c */
 int dev__dma_init(sim_comp *c, dev *d, const cfg *cf, cxl_err *err);
-void dev__dma_start(sim_comp *c, dev *d, uint32_t s, uint32_t bytes);
+void dev__dma_start(sim_comp *c, dev *d, uint32_t s, uint32_t bytes, int irq);
 void dev__dma_answer(sim_comp *c, dev *d, cxl_event *ev);
 void dev__dma_computed(sim_comp *c, dev *d, const cxl_event *ev);
 void dev__dma_issue(sim_comp *c, dev *d);

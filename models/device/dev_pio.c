@@ -59,13 +59,14 @@ void dev__bar_write(sim_comp *c, dev *d, cxl_event *ev)
 	cxl_grant(c, 0, CXL_VC_M2S_RWD, 1); /* posted: consumed on arrival */
 	(*d->bar_writes)++;
 	*d->bar_write_bytes += p->size;
-	if (so != DEV_BAR_BELL_PIO && so != DEV_BAR_BELL_DMA)
+	if (so != DEV_BAR_BELL_PIO && so != DEV_BAR_BELL_DMA && so != DEV_BAR_BELL_DMA_IRQ)
 		return;
 	cxl_event *t = sim_event_new(c);
 	t->kind = DEV_EV_BELL;
 	t->pkt.tag = (uint32_t)(sl - d->slot);
 	t->pkt.aux = p->aux;
-	t->pkt.opcode = so == DEV_BAR_BELL_DMA;
+	t->pkt.opcode = so == DEV_BAR_BELL_PIO ? DEV_BELL_PIO :
+			so == DEV_BAR_BELL_DMA ? DEV_BELL_DMA : DEV_BELL_DMA_IRQ;
 	sim_send_self(c, t, d->latency);
 }
 
@@ -73,8 +74,8 @@ void dev__bell(sim_comp *c, dev *d, cxl_event *ev)
 {
 	dev_slot *sl = &d->slot[ev->pkt.tag];
 
-	if (ev->pkt.opcode) {
-		dev__dma_start(c, d, ev->pkt.tag, ev->pkt.aux);
+	if (ev->pkt.opcode != DEV_BELL_PIO) {
+		dev__dma_start(c, d, ev->pkt.tag, ev->pkt.aux, ev->pkt.opcode == DEV_BELL_DMA_IRQ);
 		return;
 	}
 	sl->rx_seq++;

@@ -10,7 +10,7 @@
  * last line is issued; the others wait for what they must: a uc access
  * and a clflush issue each piece only when the process has nothing in
  * flight; a fence, an atomic and a mark's end wait for that too; a
- * wait_flag polls; compute sleeps.  Every transaction holds one of the
+ * wait_flag polls; a wait_irq waits for its interrupts; compute sleeps.  Every transaction holds one of the
  * host's slots (req_int.h: workload.queue x host.cores of them, shared with
  * the cache's write-backs); the processes take turns, one transaction each,
  * from a rotating start, so none starves.
@@ -25,7 +25,9 @@
  *
  * Statistics: op_<kind>_ps (operation latency, measured window as for the
  * requests: operations begun at or after simulation.warmup), ops (operations
- * retired), polls (wait_flag reads), prog_done_ps (when the last process
+ * retired), polls (wait_flag reads), irqs (interrupts that arrived: a
+ * device's MSIs, vector = the process's RPC slot, whose handler runs
+ * host.irq_latency before the process sees it), prog_done_ps (when the last process
  * finished; 0 if one did not), and per measurement class NAME
  * (the generator's): mark_NAME_ps (the intervals), mark_NAME_bytes,
  * mark_NAME_count and mark_NAME_sum_ps (their total time).
@@ -47,7 +49,7 @@ enum prog_role {
 };
 
 /* Where a process is. */
-enum { P_RUN, P_SLEEP, P_POLL, P_DONE };
+enum { P_RUN, P_SLEEP, P_POLL, P_IRQ, P_DONE };
 
 typedef struct prog_ent prog_ent;
 struct prog_ent {
@@ -70,6 +72,7 @@ struct prog_proc {
 	prog_ent *ents;     /* [queue + 1] operations in flight */
 	uint16_t *free_ent; /* stack of free entries */
 	uint32_t nfree;
+	uint16_t irqs;      /* interrupts handled (mod 2^16): what wait_irq compares */
 	sim_time *mark;     /* [nclass] begin times */
 };
 
@@ -86,12 +89,14 @@ struct prog_run {
 	uint32_t wc;            /* host.write_combine: bytes of one posted write to a BAR */
 	uint64_t granule;       /* workload.interleave, bytes: a TLP never crosses one */
 	sim_time poll;          /* workload.poll_interval, ps */
+	sim_time irq_latency;   /* host.irq_latency: an interrupt's handler, ps */
+	uint32_t vec_base;      /* the MSI vector of process 0: requester index x cores */
 	uint32_t done;          /* processes finished */
 	uint64_t retired;       /* operations retired (progress) */
 	uint64_t total;         /* operations in all (the generator's, 0 unknown) */
 	uint32_t nclass;        /* measurement classes */
 	stats_hist *op_lat[PROG_NKINDS];
-	uint64_t *ops, *polls, *t_end;
+	uint64_t *ops, *polls, *irqs, *t_end;
 	stats_hist **mk_lat;    /* [nclass] */
 	uint64_t **mk_bytes, **mk_count, **mk_sum;
 };
@@ -108,6 +113,9 @@ static const cfg_key prog_keys[] = {
 	{ "host.mmio_read", CFG_SIZE, "16B", "1B", "4KiB", NULL,
 	  "host programs: bytes one uncached read of a device's BAR fetches at most (a "
 	  "non-posted TLP; seed 004's ThunderX-1: 16); uc_load of a BAR splits at this" },
+	{ "host.irq_latency", CFG_TIME, "1us", "0ps", NULL, NULL,
+	  "host programs: from a device's interrupt (MSI) arriving to the waiting process "
+	  "seeing it (the handler and the wake-up; an assumption: seed 004 gives none)" },
 	{ "host.write_combine", CFG_SIZE, "64B", "1B", "4KiB", NULL,
 	  "host programs: bytes one posted write to a device's BAR carries at most (the "
 	  "write-combining buffer; seed 004: 64)" },
@@ -461,6 +469,11 @@ static int step(sim_comp *c, req *r, uint32_t pi)
 		send_write(c, r, P, pi, op->addr, (uint32_t)op->size, 0, 0);
 		P->pos = 1;
 		return 1;
+	case PROG_WAIT_IRQ:
+		if (flag_reached(P->irqs, op->value))
+			break;
+		P->st = P_IRQ; /* req__prog_irq wakes it */
+		return 0;
 	case PROG_COMPUTE:
 		if (P->phase)
 			break;
@@ -560,6 +573,39 @@ void req__prog_timer(sim_comp *c, req *r, const cxl_event *ev)
 	P->st = P_RUN;
 }
 
+/**
+ * req__prog_msi - a device's interrupt arrived (@ev: an MSI, pkt.tag = its
+ * vector, the RPC slot of one of this host's processes): its handler runs
+ * host.irq_latency, then the process sees it (req__prog_irq).  Its credit
+ * goes back at once: a host always sinks what arrives.
+ */
+void req__prog_msi(sim_comp *c, req *r, const cxl_event *ev)
+{
+	prog_run *pr = r->prog;
+	uint32_t pi = ev->pkt.tag - (pr ? pr->vec_base : 0);
+
+	cxl_grant(c, 0, CXL_VC_M2S_RWD, 1);
+	if (!pr || ev->pkt.tag < pr->vec_base || pi >= pr->nproc)
+		CXL_PANIC("%s: an interrupt with vector %u, for no process of this host", c->name,
+			  ev->pkt.tag);
+	(*pr->irqs)++;
+	cxl_event *t = sim_event_new(c);
+	t->kind = REQ_EV_IRQ;
+	t->pkt.tag = pi;
+	sim_send_self(c, t, pr->irq_latency);
+}
+
+/* req__prog_irq - an interrupt's handler is done: its process sees it. */
+void req__prog_irq(sim_comp *c, req *r, const cxl_event *ev)
+{
+	prog_proc *P = &r->prog->proc[ev->pkt.tag];
+
+	(void)c;
+	P->irqs++;
+	if (P->st == P_IRQ && flag_reached(P->irqs, P->op.value))
+		P->st = P_RUN;
+}
+
 /* req__prog_unfinished - 1 if a process did not finish its program (the end cut it). */
 int req__prog_unfinished(const req *r)
 {
@@ -576,6 +622,7 @@ static void register_stats(sim_comp *c, prog_run *pr)
 	}
 	pr->ops = sim_stat_counter(c, "ops");
 	pr->polls = sim_stat_counter(c, "polls");
+	pr->irqs = sim_stat_counter(c, "irqs");
 	pr->t_end = sim_stat_counter(c, "prog_done_ps");
 	pr->mk_lat = xcalloc(pr->nclass + 1, sizeof(*pr->mk_lat));
 	pr->mk_bytes = xcalloc(pr->nclass + 1, sizeof(*pr->mk_bytes));
@@ -625,6 +672,7 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	r->queue = (uint32_t)slots;
 	pr->nproc = cores;
 	pr->poll = cfg_time(cf, "workload.poll_interval");
+	pr->irq_latency = cfg_time(cf, "host.irq_latency");
 	pr->mmio_read = (uint32_t)cfg_size(cf, "host.mmio_read");
 	pr->wc = (uint32_t)cfg_size(cf, "host.write_combine");
 	/* one device: no granule to respect */
@@ -639,6 +687,7 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 		.requester = fab_view_requester_index(r->fv, c->id), .ndevs = r->ndevs,
 		.cached = r->cached || cfg_size(cf, "host.cache.size") > 0,
 	};
+	pr->vec_base = ctx.requester * cores;
 	if ((rc = pr->gen->init(&pr->gs, &ctx, cf, err)))
 		return rc;
 	pr->nclass = pr->gen->nclasses(pr->gs);

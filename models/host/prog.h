@@ -49,6 +49,11 @@
  *                     for ownership and modifies it in the cache (a hit on
  *                     a dirty line costs host.cache.latency); without a
  *                     cache, a uc read then a uc write
+ *   wait_irq          waits until the interrupts delivered to the process
+ *                     (a device's MSIs whose vector is the process's RPC
+ *                     slot, models/device/dev.h; each delivered
+ *                     host.irq_latency after it arrived: the handler) have
+ *                     reached `value` (serial numbers mod 2^16)
  *   compute           the process thinks for `addr` ps
  *   mark              measurement: mode 0 begins class `mark` now; mode 1
  *                     waits for earlier operations, then ends it, adding
@@ -66,7 +71,7 @@
 enum prog_kind {
 	PROG_LOAD, PROG_STORE, PROG_NT_LOAD, PROG_NT_STORE, PROG_UC_LOAD, PROG_UC_STORE,
 	PROG_FLUSH, PROG_FLUSHOPT, PROG_FENCE, PROG_SET_FLAG, PROG_WAIT_FLAG, PROG_ATOMIC,
-	PROG_COMPUTE, PROG_MARK, PROG_NKINDS
+	PROG_COMPUTE, PROG_MARK, PROG_WAIT_IRQ, PROG_NKINDS
 };
 
 /* set_flag's store */

@@ -10,6 +10,7 @@
  *     fence
  *     set_flag ADDR VALUE [cached|nt|uc]
  *     wait_flag ADDR VALUE
+ *     wait_irq VALUE    (the process's interrupts, prog.h)
  *     atomic ADDR
  *     compute TIME
  *     mark begin|end NAME [BYTES]
@@ -37,6 +38,7 @@ static const char *const kind_names[PROG_NKINDS] = {
 	[PROG_FENCE] = "fence",       [PROG_SET_FLAG] = "set_flag",
 	[PROG_WAIT_FLAG] = "wait_flag", [PROG_ATOMIC] = "atomic",
 	[PROG_COMPUTE] = "compute",   [PROG_MARK] = "mark",
+	[PROG_WAIT_IRQ] = "wait_irq",
 };
 
 const char *prog_kind_name(enum prog_kind k)
@@ -160,6 +162,13 @@ static int parse_op(script *sc, const char *text, size_t i, char *why, size_t n)
 		if (op.addr % PROG_FLAG_ALIGN)
 			return snprintf(why, n, "flag address %#llx is not a multiple of %d",
 					(unsigned long long)op.addr, PROG_FLAG_ALIGN), -1;
+		break;
+	}
+	case PROG_WAIT_IRQ: {
+		uint64_t v;
+		if (nw != 2 || parse_u64(w[1], &v) || v > 65535)
+			return snprintf(why, n, "expected `wait_irq VALUE` (VALUE 0-65535)"), -1;
+		op.value = (uint16_t)v;
 		break;
 	}
 	case PROG_ATOMIC:

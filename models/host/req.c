@@ -562,6 +562,8 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 	case CXL_EV_PKT:
 		if (ev->pkt.mclass == CXL_VC_S2M_BISNP)
 			req__coh_bisnp(c, r, ev);
+		else if (ev->pkt.mclass == CXL_VC_M2S_RWD && ev->pkt.opcode == CXL_OP_MSI)
+			req__prog_msi(c, r, ev);
 		else
 			on_response(c, r, ev);
 		break;
@@ -576,6 +578,9 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 		break;
 	case REQ_EV_PROG:
 		req__prog_timer(c, r, ev);
+		break;
+	case REQ_EV_IRQ:
+		req__prog_irq(c, r, ev);
 		break;
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);

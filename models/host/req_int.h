@@ -32,8 +32,9 @@
  * can see (2 x the buses to each of its targets); longer ones share one. */
 #define REQ_HOP_NAMES 32
 
-/* REQ_EV_PROG: a process's timer (pkt.tag = the process; prog.c) */
-enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG };
+/* REQ_EV_PROG: a process's timer (pkt.tag = the process; prog.c);
+ * REQ_EV_IRQ: an interrupt's handler is done (pkt.tag = the process; prog.c) */
+enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG, REQ_EV_IRQ };
 enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE, PAT_PROGRAM, PAT_CMPI, PAT_RPC };
 enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
 #define REQ_NOPROC 0xffffu /* req_slot.proc of a transaction no process waits for */
@@ -145,6 +146,8 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 void req__prog_issue(sim_comp *c, req *r);
 void req__prog_done(sim_comp *c, req *r, req_slot *s, const cxl_packet *p);
 void req__prog_timer(sim_comp *c, req *r, const cxl_event *ev);
+void req__prog_msi(sim_comp *c, req *r, const cxl_event *ev);
+void req__prog_irq(sim_comp *c, req *r, const cxl_event *ev);
 int req__prog_unfinished(const req *r);
 void req__prog_finish(sim_comp *c, req *r);
 

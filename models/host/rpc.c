@@ -20,6 +20,8 @@
  *             uc_store DMA doorbell (posted, value S);
  *             wait_flag the completion record reaches n + 1;
  *             nt_load  the reply buffer, S bytes
+ *             (workload.rpc.completion = interrupt: the doorbell that asks
+ *             for an interrupt, and wait_irq n + 1 instead of wait_flag)
  *   coherent  per 64-byte line j of the payload: store line j of homed area
  *             n mod 2 (the request: a hit if the host holds the line
  *             Exclusive from the previous call's reply), fence, load line j
@@ -54,6 +56,10 @@ static const cfg_key rpc_keys[] = {
 	{ "workload.rpc.dma_base", CFG_SIZE, "0B", "0B", NULL, NULL,
 	  "rpc: host memory of the DMA slots: slot s at dma_base + s x 64 KiB (the device "
 	  "reads the same key)" },
+	{ "workload.rpc.completion", CFG_ENUM, "poll", NULL, NULL, "poll|interrupt",
+	  "rpc, dma: how the host learns a call is done: poll (it reads the completion "
+	  "record every workload.poll_interval) or interrupt (the device raises an MSI after "
+	  "the completion record; the host's handler takes host.irq_latency)" },
 	{ "workload.rpc.dma_setup", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "rpc, dma: host software time per call before the request is written (driver, "
 	  "descriptor bookkeeping)" },
@@ -73,6 +79,7 @@ struct rpc_proc {
 typedef struct rpc rpc;
 struct rpc {
 	int transport;
+	int irq;       /* workload.rpc.completion = interrupt */
 	uint64_t *sizes;
 	char (*names)[SIZE_FMT_LEN + 8];
 	uint32_t nsizes;
@@ -92,6 +99,7 @@ static int rpc_init(void **state, const prog_ctx *ctx, const cfg *cf, cxl_err *e
 
 	*state = s;
 	s->transport = cfg_enum(cf, "workload.rpc.transport");
+	s->irq = cfg_enum(cf, "workload.rpc.completion") == 1;
 	s->count = (uint64_t)cfg_int(cf, "workload.rpc.count");
 	s->warmup = (uint64_t)cfg_int(cf, "workload.rpc.warmup");
 	s->dev = (uint32_t)cfg_int(cf, "workload.rpc.device");
@@ -162,9 +170,10 @@ static int call_op(const rpc *s, uint32_t slot, uint64_t S, uint64_t n, uint32_t
 			op_of(PROG_NT_STORE, host + DEV_DMA_REQ, S, 0),
 			op_of(PROG_NT_STORE, host + DEV_DMA_DESC, CXL_LINE, 0),
 			op_of(PROG_FENCE, 0, 0, 0),
-			op_of(PROG_UC_STORE, dev_bar_addr(s->dev, slot, DEV_BAR_BELL_DMA), 8,
-			      (uint16_t)S),
-			op_of(PROG_WAIT_FLAG, host + DEV_DMA_DONE, 0, seq),
+			op_of(PROG_UC_STORE, dev_bar_addr(s->dev, slot, s->irq ? DEV_BAR_BELL_DMA_IRQ :
+								   DEV_BAR_BELL_DMA), 8, (uint16_t)S),
+			s->irq ? op_of(PROG_WAIT_IRQ, 0, 0, seq) :
+				 op_of(PROG_WAIT_FLAG, host + DEV_DMA_DONE, 0, seq),
 			op_of(PROG_NT_LOAD, host + DEV_DMA_REPLY, S, 0),
 		};
 		step += !s->setup; /* no driver time: no compute */

@@ -63,6 +63,10 @@ enum cxl_opcode {
 	CXL_OP_MEMDATA = 0x0, /* S2M DRS */
 	CXL_OP_BISNPINV = 0x1, /* S2M BISnp: invalidate (with data back if dirty) */
 	CXL_OP_BIRSPI = 0x0,   /* M2S BIRsp: the lines are now invalid at the host */
+	/* not CXL.mem: a device's interrupt (an MSI, PCIe's posted write to the host's
+	 * interrupt address) on M2S RwD, ordered behind the device's earlier writes; a
+	 * host sinks it on arrival; pkt.tag = the vector (models/device/dev.h) */
+	CXL_OP_MSI = 0xf,
 };
 
 /*
