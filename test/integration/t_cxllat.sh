@@ -2,7 +2,8 @@
 # the idle CXL_LAT and CXL_ATOMIC_LAT behind 0-3 switches equal the sums of
 # configs/cxl-latency.cfg's latencies and serialisations to the picosecond
 # (with the fixed-latency DRAM), DDR_LAT likewise, and a loaded point is
-# loaded: the loaders get what they offer and the probe waits longer.
+# loaded: the loaders get what they offer and the probe waits longer, and
+# the point's run gives the same results on 2-4 ranks.
 # The default DDR5 DRAM in the loaded test, the simple one in the exact test.
 
 root=$(cd "$CONFIGS/.." && pwd)
@@ -69,6 +70,13 @@ for k in ("CXL_LAT_ns", "CXL_ATOMIC_LAT_ns"):
     assert p[k]["count"] == 40 and p[k]["p99"] >= p[k]["p50"] >= p[k]["min"], p[k]
 assert p["DDR_LAT_ns"] == i["DDR_LAT_ns"]
 EOF
+	# the point's run again from the config it wrote, on more ranks: the same results
+	local r
+	for r in $MRANKS; do
+		cxl "$r" -q o/runs/k1-load75/config.cfg -o "r$r" || return 1
+		[ "$(results "r$r/stats.json")" = "$(results o/runs/k1-load75/stats.json)" ] ||
+			fail "the loaded point on $r ranks differs from 1" || return 1
+	done
 }
 
 test_cxl_latency_errors() {
