@@ -10,10 +10,11 @@
  * last line is issued; the others wait for what they must: a uc access
  * and a clflush issue each piece only when the process has nothing in
  * flight; a fence, an atomic and a mark's end wait for that too; a
- * wait_flag polls; a wait_irq waits for its interrupts; compute sleeps.  Every transaction holds one of the
- * host's slots (req_int.h: workload.queue x host.cores of them, shared with
- * the cache's write-backs); the processes take turns, one transaction each,
- * from a rotating start, so none starves.
+ * wait_flag polls; a wait_irq waits for its interrupts; compute sleeps.
+ * Every transaction holds one of the host's slots (req_int.h:
+ * workload.queue x host.cores of them, shared with the cache's
+ * write-backs); the processes take turns, one transaction each, from a
+ * rotating start, so none starves.
  *
  * An operation's latency runs from the moment it becomes the process's
  * current operation until its last transaction is answered (an entry per
@@ -27,8 +28,8 @@
  * requests: operations begun at or after simulation.warmup), ops (operations
  * retired), polls (wait_flag reads), irqs (interrupts that arrived: a
  * device's MSIs, vector = the process's RPC slot, whose handler runs
- * host.irq_latency before the process sees it), prog_done_ps (when the last process
- * finished; 0 if one did not), and per measurement class NAME
+ * host.irq_latency before the process sees it), prog_done_ps (when the
+ * last process finished; 0 if one did not), and per measurement class NAME
  * (the generator's): mark_NAME_ps (the intervals), mark_NAME_bytes,
  * mark_NAME_count and mark_NAME_sum_ps (their total time).
  */
