@@ -28,7 +28,8 @@
  * requests: operations begun at or after simulation.warmup), ops (operations
  * retired), polls (wait_flag reads), irqs (interrupts that arrived: a
  * device's MSIs, vector = the process's RPC slot, whose handler runs
- * host.irq_latency before the process sees it), prog_done_ps (when the
+ * host.irq_latency before the process sees it; with op_wait_irq_ps only on
+ * a host that reaches a device), prog_done_ps (when the
  * last process finished; 0 if one did not), and per measurement class NAME
  * (the generator's): mark_NAME_ps (the intervals), mark_NAME_bytes,
  * mark_NAME_count and mark_NAME_sum_ps (their total time).
@@ -586,7 +587,7 @@ void req__prog_msi(sim_comp *c, req *r, const cxl_event *ev)
 	uint32_t pi = ev->pkt.tag - (pr ? pr->vec_base : 0);
 
 	cxl_grant(c, 0, CXL_VC_M2S_RWD, 1);
-	if (!pr || ev->pkt.tag < pr->vec_base || pi >= pr->nproc)
+	if (!pr || !pr->irqs || ev->pkt.tag < pr->vec_base || pi >= pr->nproc)
 		CXL_PANIC("%s: an interrupt with vector %u, for no process of this host", c->name,
 			  ev->pkt.tag);
 	(*pr->irqs)++;
@@ -613,17 +614,22 @@ int req__prog_unfinished(const req *r)
 	return r->prog && r->prog->done < r->prog->nproc;
 }
 
-static void register_stats(sim_comp *c, prog_run *pr)
+/* @devices: the host reaches a device (only then can an interrupt come: irqs and
+ * op_wait_irq_ps are registered; generators refuse a wait_irq without one). */
+static void register_stats(sim_comp *c, prog_run *pr, int devices)
 {
 	char name[96];
 
 	for (int k = 0; k < PROG_NKINDS; k++) {
+		if (k == PROG_WAIT_IRQ && !devices)
+			continue; /* no interrupt can come: the outputs of other hosts unchanged */
 		snprintf(name, sizeof(name), "op_%s_ps", prog_kind_name((enum prog_kind)k));
 		pr->op_lat[k] = sim_stat_hist(c, name);
 	}
 	pr->ops = sim_stat_counter(c, "ops");
 	pr->polls = sim_stat_counter(c, "polls");
-	pr->irqs = sim_stat_counter(c, "irqs");
+	if (devices)
+		pr->irqs = sim_stat_counter(c, "irqs");
 	pr->t_end = sim_stat_counter(c, "prog_done_ps");
 	pr->mk_lat = xcalloc(pr->nclass + 1, sizeof(*pr->mk_lat));
 	pr->mk_bytes = xcalloc(pr->nclass + 1, sizeof(*pr->mk_bytes));
@@ -702,7 +708,7 @@ int req__prog_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 			P->free_ent[P->nfree++] = (uint16_t)(pr->pq - k);
 		P->mark = xcalloc(pr->nclass + 1, sizeof(*P->mark));
 	}
-	register_stats(c, pr);
+	register_stats(c, pr, r->ndevs > 0);
 	if (pr->total)
 		sim_progress_work(c, &pr->retired, pr->total);
 	return 0;

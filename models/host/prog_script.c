@@ -211,7 +211,12 @@ static int script_init(void **state, const prog_ctx *ctx, const cfg *cf, cxl_err
 	sc->cores = ctx->cores;
 	sc->pc = xcalloc(ctx->cores, sizeof(*sc->pc));
 	for (size_t i = 0; i < n; i++) {
-		if (parse_op(sc, text[i], i, why, sizeof(why)) < 0) {
+		int rc = parse_op(sc, text[i], i, why, sizeof(why));
+		if (!rc && sc->nop && sc->op[sc->nop - 1].kind == PROG_WAIT_IRQ && !ctx->ndevs) {
+			snprintf(why, sizeof(why), "the host reaches no device that could interrupt it");
+			rc = -1;
+		}
+		if (rc < 0) {
 			script_free(sc);
 			return cfg_error_at(cf, "workload.program", err, "operation %zu `%s`: %s",
 					    i + 1, text[i], why);

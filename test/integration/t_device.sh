@@ -172,5 +172,7 @@ test_rpc_errors() {
 	expect_error 1 ".*workload.rpc.completion: bad choice \"irq\" \(expected one of poll\|interrupt\)" \
 		"$RPC_CFG" --set workload.rpc.completion=irq || return 1
 	expect_error 1 ".*operation 1 \`wait_irq 70000\`: expected \`wait_irq VALUE\` \(VALUE 0-65535\)" \
-		"$RPC_CFG" --set workload.pattern=program --set 'workload.program=wait_irq 70000'
+		"$RPC_CFG" --set workload.pattern=program --set 'workload.program=wait_irq 70000' || return 1
+	expect_error 1 ".*operation 1 \`wait_irq 1\`: the host reaches no device that could interrupt it" \
+		"$CONFIGS/cmpi-pool.cfg" --set workload.pattern=program --set 'workload.program=wait_irq 1'
 }
