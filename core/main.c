@@ -352,6 +352,8 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 
 	in.executed = prof_log_sort(log, stop);
 	in.event_s = info[0].events ? info[0].loop_s / (double)info[0].events : 0;
+	if (in.net.event_s > 0)
+		in.event_s = in.net.event_s;
 	if (in.executed != info[0].events)
 		rc = cxl_err_set(err, CXL_EINTERNAL, "rank profile: %zu sends before the end, but "
 				 "%llu events ran", in.executed, (unsigned long long)info[0].events);
@@ -365,7 +367,7 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 	a->rank_of = own;
 	prof_meta m = { .config = a->opt.config, .partitioner = a->part->name,
 			.events = info[0].events, .records = log->n, .loop_s = info[0].loop_s,
-			.stop = stop, .net = a->opt.net };
+			.event_s = in.event_s, .stop = stop, .net = a->opt.net };
 	if (!rc)
 		rc = prof_write(a->outdir, &m, res, n, err);
 	if (!rc && !a->opt.quiet) {

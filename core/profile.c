@@ -78,20 +78,20 @@ static int parse_bw(const char *s, double *out)
 
 int prof_net_parse(const char *s, prof_net *out, cxl_err *err)
 {
-	char buf[128], *f[3], *save = NULL;
-	sim_time lat, step;
+	char buf[128], *f[4], *save = NULL;
+	sim_time lat, step, ev = 0;
 	int n = 0;
 
 	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
 		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: too long", s);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (n < 3)
+		if (n < 4)
 			f[n] = t;
 		n++;
 	}
-	if (n != 3)
-		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: expected LATENCY,BANDWIDTH,STEP "
-				   "(e.g. %s)", s, PROF_NET_DEFAULT);
+	if (n != 3 && n != 4)
+		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: expected LATENCY,BANDWIDTH,STEP"
+				   "[,EVENT] (e.g. %s)", s, PROF_NET_DEFAULT);
 	if (stime_parse(f[0], &lat, NULL) || lat == SIM_TIME_MAX)
 		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: message latency '%s' is not a "
 				   "time (e.g. 1.5us)", s, f[0]);
@@ -101,6 +101,10 @@ int prof_net_parse(const char *s, prof_net *out, cxl_err *err)
 	if (stime_parse(f[2], &step, NULL) || step == SIM_TIME_MAX)
 		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: allreduce step '%s' is not a "
 				   "time (e.g. 1.5us)", s, f[2]);
+	if (n == 4 && (stime_parse(f[3], &ev, NULL) || ev == SIM_TIME_MAX || !ev))
+		return cxl_err_set(err, CXL_EINVAL, "--profile-net %s: event cost '%s' is not a "
+				   "time above 0 (e.g. 280ns)", s, f[3]);
+	out->event_s = (double)ev * 1e-12;
 	out->msg_s = (double)lat * 1e-12;
 	out->step_s = (double)step * 1e-12;
 	return 0;

@@ -21,7 +21,8 @@
  * Cluster model (prof_net; documented in core/README.md, "Rank profile"):
  *   T_P = sum over windows k=1..W of c * max_r n(r,k)
  *       + sum over exchanges j=0..W of [ max_r (a * nb(r) + B(r,j) / b) + A(P) ]
- *   c     per-event cost: the recorded run's loop seconds / events
+ *   c     per-event cost: the recorded run's loop seconds / events (or
+ *         the one --profile-net gives)
  *   n     events rank r executes in window k
  *   nb(r) rank r's neighbours (one message each way per exchange)
  *   B     bytes rank r sends or receives (the larger) at exchange j:
@@ -90,13 +91,15 @@ struct prof_net {
 	double msg_s;       /* a: seconds per message */
 	double bytes_per_s; /* b: bandwidth per rank, bytes/s */
 	double step_s;      /* s: seconds per allreduce step (ceil(log2 P) steps) */
+	double event_s;     /* c if > 0; 0: measured by the recorded run */
 };
 
 #define PROF_NET_DEFAULT "1.5us,12.5GB/s,1.5us"
 
 /**
- * prof_net_parse - "LATENCY,BANDWIDTH,STEP", e.g. "1.5us,12.5GB/s,1.5us":
- * times with a unit (stime), bandwidth a number with GB/s or MB/s (1000-based).
+ * prof_net_parse - "LATENCY,BANDWIDTH,STEP[,EVENT]", e.g. "1.5us,12.5GB/s,1.5us":
+ * times with a unit (stime), bandwidth a number with GB/s or MB/s (1000-based);
+ * EVENT, the per-event cost c, replaces the recorded run's own measure.
  * Return: 0, or CXL_EINVAL naming the bad field.
  */
 int prof_net_parse(const char *s, prof_net *out, cxl_err *err);
@@ -186,6 +189,7 @@ struct prof_meta {
 	uint64_t events;          /* events of the recorded run */
 	uint64_t records;         /* sends recorded */
 	double loop_s;            /* its loop seconds */
+	double event_s;           /* c the model used, s */
 	sim_time stop;            /* end + drain, ps */
 	prof_net net;             /* the model's parameters */
 };

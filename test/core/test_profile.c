@@ -56,7 +56,11 @@ START_TEST(test_profile_net_parse)
 	ck_assert_int_eq(prof_net_parse("2ns,800MB/s,1us", &n, &err), 0);
 	ck_assert(fabs(n.msg_s - 2e-9) < 1e-18 && fabs(n.bytes_per_s - 8e8) < 1);
 	ck_assert_int_eq(prof_net_parse("1us,1GB/s", &n, &err), CXL_EINVAL);
-	ck_assert_int_eq(prof_net_parse("1us,1GB/s,1us,1us", &n, &err), CXL_EINVAL);
+	ck_assert(n.event_s == 0);
+	ck_assert_int_eq(prof_net_parse("1us,1GB/s,1us,280ns", &n, &err), 0);
+	ck_assert(fabs(n.event_s - 280e-9) < 1e-18);
+	ck_assert_int_eq(prof_net_parse("1us,1GB/s,1us,0ns", &n, &err), CXL_EINVAL);
+	ck_assert_int_eq(prof_net_parse("1us,1GB/s,1us,1us,1us", &n, &err), CXL_EINVAL);
 	ck_assert_int_eq(prof_net_parse("1,1GB/s,1us", &n, &err), CXL_EINVAL);
 	ck_assert_int_eq(prof_net_parse("1us,-1GB/s,1us", &n, &err), CXL_EINVAL);
 	ck_assert_int_eq(prof_net_parse("1us,1GB,1us", &n, &err), CXL_EINVAL);

@@ -122,6 +122,20 @@ for n, r in res.items():
 PY
 }
 
+# --profile-net's fourth field replaces the measured per-event cost.
+test_profile_event_cost_given() {
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" --profile-ranks 1,4 --profile-net 1us,10GB/s,1us,100ns -o prof || return 1
+	python3 - prof/profile.json <<'PY' || fail "the given event cost is not used"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert abs(p["event_ns"] - 100) < 1e-9, p["event_ns"]
+one = [r for r in p["results"] if r["ranks"] == 1][0]
+assert abs(one["predicted"]["loop_s"] - 100e-9 * p["events"]) < 1e-12
+four = [r for r in p["results"] if r["ranks"] == 4][0]
+assert abs(four["predicted"]["compute_s"] - 100e-9 * four["busiest_sum"]) < 1e-12
+PY
+}
+
 test_profile_errors() {
 	local cfg=$CONFIGS/spine_leaf.cfg
 	expect_error 1 '--profile-ranks 0,4: expected a comma-separated list' "$cfg" --profile-ranks 0,4 || return 1
@@ -129,8 +143,9 @@ test_profile_errors() {
 	expect_error 1 '--profile-ranks x: expected' "$cfg" --profile-ranks x || return 1
 	expect_error 1 '--profile-net: only with --profile-ranks' "$cfg" --profile-net 1us,1GB/s,1us || return 1
 	expect_error 1 "--profile-net 1us,1GB,1us: bandwidth '1GB'" "$cfg" --profile-ranks 4 --profile-net 1us,1GB,1us || return 1
-	expect_error 1 '--profile-net 1us: expected LATENCY,BANDWIDTH,STEP' "$cfg" --profile-ranks 4 --profile-net 1us || return 1
+	expect_error 1 '--profile-net 1us: expected LATENCY,BANDWIDTH,STEP\[,EVENT\]' "$cfg" --profile-ranks 4 --profile-net 1us || return 1
 	expect_error 1 "--profile-net 1,1GB/s,1us: message latency '1'" "$cfg" --profile-ranks 4 --profile-net 1,1GB/s,1us || return 1
+	expect_error 1 "--profile-net 1us,1GB/s,1us,x: event cost 'x'" "$cfg" --profile-ranks 4 --profile-net 1us,1GB/s,1us,x || return 1
 	expect_error 1 '--profile-ranks: only with a run' "$cfg" --profile-ranks 4 --check || return 1
 	expect_error 2 '--profile-ranks: the profile runs on one rank' "$cfg" --profile-ranks 4 || return 1
 	cxl 1 --help | grep -q -- '--profile-ranks LIST' || fail "--help does not document --profile-ranks"
