@@ -159,6 +159,22 @@ static int count_neighbours(const sim_graph *g, const int32_t *rank_of, int P, u
 
 /* --- windows ----------------------------------------------------------------- */
 
+static int i32_cmp(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
+{
+	if (out->ncells == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		out->cells = xrealloc(out->cells, *cap * sizeof(*out->cells));
+	}
+	out->cells[out->ncells++] = *c;
+}
+
 /*
  * Why the replay's windows are those of a real P-rank run (core/sync.c).
  *
@@ -198,24 +214,10 @@ static int count_neighbours(const sim_graph *g, const int32_t *rank_of, int P, u
  * rank of dst; run.remote_events (sim.c's remote_out) counts every send
  * whose src and dst are on different ranks, executed before stop or not:
  * that is every record of the log, not only the prefix.
+ *
+ * walk_windows fills the windows and the per-(window, rank) event counts
+ * (cells: events only; predict() merges the cross-rank counts in).
  */
-static int i32_cmp(const void *pa, const void *pb)
-{
-	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
-{
-	if (out->ncells == *cap) {
-		*cap = *cap ? 2 * *cap : 1024;
-		out->cells = xrealloc(out->cells, *cap * sizeof(*out->cells));
-	}
-	out->cells[out->ncells++] = *c;
-}
-
-/* The windows over the executed prefix (see above); cells hold events only. */
 static void walk_windows(const prof_input *in, const int32_t *rank_of, int P, sim_time L,
 			 prof_result *out)
 {
@@ -349,9 +351,10 @@ static double msg_time(const prof_input *in, uint32_t nb, uint64_t ev, uint64_t 
 }
 
 /*
- * Window j's exchange (the pairs from *@pi on that are sent in it): its
- * remote count, the largest per-rank bytes and time; merges the per-rank
- * counts into the cells (old cells *@ci -> @cells).
+ * Exchange j, which carries the pairs sent in window j (from *@pi on):
+ * fills the window's remote count and largest per-rank bytes, leaves the
+ * per-rank counts in @s (sorted ranks) and returns the slowest rank's
+ * message time (at least @base, that of a rank with no traffic).
  */
 static double exchange(const prof_input *in, prof_result *out, uint32_t j, size_t *pi,
 		       scratch *s, double base, uint64_t base_bytes)
