@@ -2,13 +2,14 @@
 """analysis/scaling_plot.py - tables, CSV and plots of how cxlfab runs scale.
 
 Reads the stats.json of finished runs (and, optionally, the partition.json of
-`cxlfab --partition-only` runs), prints a table of medians per (partitioner,
-ranks) and the partition quality, and writes in OUT: scaling.csv (one row per
-run), scaling_medians.csv, partition.csv, scaling.png and partition.png.
-Usually called by analysis/scaling; usable alone:
+`cxlfab --partition-only` runs and the profile.json of `cxlfab --profile-ranks`
+runs), prints a table of medians per (partitioner, ranks), the partition
+quality and the predictions, and writes in OUT: scaling.csv (one row per run),
+scaling_medians.csv, partition.csv, prediction.csv, scaling.png, partition.png
+and prediction.png.  Usually called by analysis/scaling; usable alone:
 
   analysis/scaling_plot.py -o OUT [--cores N] [--no-plot]
-      [--partitions DIR...] --runs DIR...
+      [--partitions DIR...] [--profiles DIR...] --runs DIR...
 
 A run is oversubscribed when its folder holds scaling.meta.json saying so
 (analysis/scaling writes it) or, with --cores N, when it used more than N
@@ -343,6 +344,110 @@ def plot_partitions(path, parts):
     plt.close(fig)
 
 
+PRED_FIELDS = ["partitioner", "ranks", "windows", "events_per_window", "lookahead_ps",
+               "edge_cut", "remote_events", "neighbours_max", "ceiling_speedup",
+               "predicted_loop_s", "predicted_speedup", "predicted_efficiency",
+               "measured_runs", "measured_windows", "measured_loop_s", "measured_speedup",
+               "measured_efficiency", "oversubscribed", "event_ns", "net", "dir"]
+
+
+def load_profiles(dirs, meds):
+    """One row per (partitioner, ranks) of every profile.json, with the measured medians."""
+    rows = []
+    for path in find(dirs, "profile.json"):
+        with open(path, encoding="utf-8") as f:
+            prof = json.load(f)
+        net = prof["net"]
+        for r in prof["results"]:
+            pr = r["predicted"]
+            row = {"partitioner": prof["partitioner"], "ranks": r["ranks"],
+                   "windows": r["windows"], "events_per_window": r["events_per_window"],
+                   "lookahead_ps": r["lookahead_ps"], "edge_cut": r["edge_cut"],
+                   "remote_events": r["remote_events"], "neighbours_max": r["neighbours"]["max"],
+                   "ceiling_speedup": r["ceiling_speedup"], "predicted_loop_s": pr["loop_s"],
+                   "predicted_speedup": pr["speedup"], "predicted_efficiency": pr["efficiency"],
+                   "event_ns": prof["event_ns"], "dir": os.path.dirname(path),
+                   "net": "%gus,%gGB/s,%gus" % (net["message_us"], net["bandwidth_GBps"],
+                                                net["allreduce_step_us"])}
+            m = [x for x in meds if x["ranks"] == r["ranks"] and
+                 (x["partitioner"] == prof["partitioner"] or r["ranks"] == 1)]
+            if m:
+                m = m[0]
+                row.update(measured_runs=m["runs"], measured_windows=m["windows"],
+                           measured_loop_s=m["loop_s"], measured_speedup=m["speedup"],
+                           measured_efficiency=m["efficiency"], oversubscribed=m["oversubscribed"])
+            rows.append(row)
+    rows.sort(key=lambda r: (r["partitioner"], r["ranks"]))
+    return rows
+
+
+def print_predictions(rows):
+    if not rows:
+        return
+    print("rank profile (cxlfab --profile-ranks: one run on one rank, its windows replayed for N ranks;")
+    print("cluster model %s, %.0f ns per event; core/README.md \"Rank profile\")" %
+          (rows[0]["net"], rows[0]["event_ns"]))
+    fmt = "%6s %-10s %8s %10s %8s %10s %9s %7s | %8s %10s %9s %7s"
+    print(fmt % ("ranks", "partition", "windows", "ev/window", "ceiling", "pred loop", "speedup",
+                 "eff.", "windows", "loop", "speedup", "eff."))
+    for r in rows:
+        meas = ("%8s %9.4fs %9.2f %6.1f%%%s" % (
+            r["measured_windows"], r["measured_loop_s"], r["measured_speedup"],
+            100 * r["measured_efficiency"], " (oversubscribed)" if r.get("oversubscribed") else "")
+            if r.get("measured_runs") else "  (not run)")
+        print("%6d %-10s %8d %10.0f %8.2f %9.4fs %9.2f %6.1f%% | %s" % (
+            r["ranks"], r["partitioner"], r["windows"], r["events_per_window"],
+            r["ceiling_speedup"], r["predicted_loop_s"], r["predicted_speedup"],
+            100 * r["predicted_efficiency"], meas))
+    print()
+
+
+def plot_predictions(path, rows, cores):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ticks = sorted({r["ranks"] for r in rows})
+    for p in sorted({r["partitioner"] for r in rows}):
+        rs = [r for r in rows if r["partitioner"] == p]
+        c = COLOURS.get(p)
+        xs = [r["ranks"] for r in rs]
+        axes[0].plot(xs, [r["predicted_speedup"] for r in rs], "-o", color=c,
+                     label="%s predicted" % p)
+        axes[0].plot(xs, [r["ceiling_speedup"] for r in rs], "--", color=c,
+                     label="%s ceiling (no communication)" % p)
+        axes[1].plot(xs, [r["predicted_efficiency"] for r in rs], "-o", color=c,
+                     label="%s predicted" % p)
+        ms = [r for r in rs if r.get("measured_runs")]
+        for ax, key in ((axes[0], "measured_speedup"), (axes[1], "measured_efficiency")):
+            for r in ms:
+                hollow = bool(r.get("oversubscribed"))
+                ax.plot([r["ranks"]], [r[key]], marker="s", markersize=9, linestyle="none",
+                        color=c, markerfacecolor="white" if hollow else c)
+            if ms:
+                ax.plot([], [], marker="s", linestyle="none", color=c, label="%s measured" % p)
+    axes[0].plot(ticks, ticks, ":", color="grey", label="linear")
+    for ax, t in zip(axes, ("speedup over 1 rank", "parallel efficiency")):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([str(n) for n in ticks], rotation=45)
+        ax.set_xlabel("ranks")
+        ax.set_title(t)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_yscale("log", base=2)
+    axes[1].set_ylim(0, 1.25)
+    title = "rank profile: predicted (cluster model %s, %.0f ns/event) beside measured" % (
+        rows[0]["net"], rows[0]["event_ns"])
+    if cores:
+        title += "; hollow: oversubscribed on %d cores" % cores
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -350,6 +455,8 @@ def main():
     ap.add_argument("--runs", nargs="*", default=[], help="run folders (searched for stats.json)")
     ap.add_argument("--partitions", nargs="*", default=[],
                     help="--partition-only folders (searched for partition.json)")
+    ap.add_argument("--profiles", nargs="*", default=[],
+                    help="--profile-ranks folders (searched for profile.json)")
     ap.add_argument("--cores", type=int, default=0,
                     help="runs with more ranks than this are oversubscribed (if not marked)")
     ap.add_argument("--no-plot", action="store_true", help="tables and CSV only")
@@ -358,8 +465,8 @@ def main():
 
     runs = load_runs(a.runs, a.cores)
     parts = load_partitions(a.partitions)
-    if not runs and not parts:
-        sys.exit("scaling: no stats.json or partition.json found")
+    if not runs and not parts and not a.profiles:
+        sys.exit("scaling: no stats.json, partition.json or profile.json found")
     cores = a.cores
     if not cores:
         metas = [os.path.join(r["dir"], "scaling.meta.json") for r in runs]
@@ -386,6 +493,11 @@ def main():
             p["ran"] = (p["partitioner"], p["ranks"]) in ran
         write_csv(os.path.join(a.out, "partition.csv"), PART_FIELDS, parts)
         written.append("partition.csv")
+    preds = load_profiles(a.profiles, meds)
+    if preds:
+        print_predictions(preds)
+        write_csv(os.path.join(a.out, "prediction.csv"), PRED_FIELDS, preds)
+        written.append("prediction.csv")
     if not a.no_plot:
         try:
             if runs:
@@ -394,6 +506,9 @@ def main():
             if parts:
                 plot_partitions(os.path.join(a.out, "partition.png"), parts)
                 written.append("partition.png")
+            if preds:
+                plot_predictions(os.path.join(a.out, "prediction.png"), preds, cores)
+                written.append("prediction.png")
         except ImportError:
             print("scaling: matplotlib missing (apt-get install python3-matplotlib): no plots",
                   file=sys.stderr)

@@ -44,6 +44,20 @@ void cli_usage(FILE *f)
 "                     print the edge cut, load imbalance, lookahead and\n"
 "                     components per rank, write DIR/partition.json\n"
 "  -n N               ranks for --partition-only (default: the job's size)\n"
+"  --profile-ranks LIST\n"
+"                     rank profile (one process, no mpirun): run CONFIG on one\n"
+"                     rank recording every event, then for each rank count in\n"
+"                     LIST (e.g. 4,8,64,1024) partition as that run would and\n"
+"                     replay its windows: events per rank, cross-rank events\n"
+"                     and bytes per rank pair, neighbours; print the ceiling\n"
+"                     speedup and a predicted loop time and efficiency, write\n"
+"                     DIR/profile.json and profile_{windows,ranks,pairs}.csv\n"
+"                     (model: core/README.md, \"Rank profile\")\n"
+"  --profile-net LAT,BW,STEP[,EVENT]\n"
+"                     the cluster model of --profile-ranks: seconds per\n"
+"                     message, bandwidth per rank, allreduce seconds per\n"
+"                     log2 step (default " PROF_NET_DEFAULT "), and the\n"
+"                     seconds per event (default: measured by the run)\n"
 "  --progress         print a progress line every second (default: only\n"
 "                     when stderr is a terminal)\n"
 "  -q, --quiet        print nothing but errors (the results, their warnings\n"
@@ -109,6 +123,30 @@ static int parse_ranks(const char *v, cli_opts *o, cxl_err *err)
 	return 0;
 }
 
+/* --profile-ranks 4,8,64: a list of rank counts, each from 1 to CLI_MAX_RANKS. */
+static int parse_profile_ranks(const char *v, cli_opts *o, cxl_err *err)
+{
+	const char *p = v;
+
+	free(o->prof_ranks);
+	o->prof_ranks = NULL;
+	o->nprof = 0;
+	for (;;) {
+		char *end;
+		long n = strtol(p, &end, 10);
+		if (end == p || (*end && *end != ',') || n < 1 || n > CLI_MAX_RANKS || *p == '-' ||
+		    *p == '+' || *p == ' ')
+			return cxl_err_set(err, CXL_EINVAL, "--profile-ranks %s: expected a comma-separated "
+					   "list of rank counts from 1 to %d (e.g. 4,8,64)", v,
+					   CLI_MAX_RANKS);
+		o->prof_ranks = xrealloc(o->prof_ranks, (size_t)(o->nprof + 1) * sizeof(int));
+		o->prof_ranks[o->nprof++] = (int)n;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 {
 	const char *a = argv[*i], *v;
@@ -116,7 +154,7 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 					     "--check", "--progress", "-q", "--quiet",
 					     "-v", "--verbose", "--partition-only" };
 	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition",
-					      "--dot", "-n" };
+					      "--dot", "-n", "--profile-ranks", "--profile-net" };
 
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
 		if (strcmp(a, flags[k]))
@@ -149,7 +187,11 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 		case 3: add_rewritten(o, "simulation.end", v); break;
 		case 4: o->partition = v; break;
 		case 5: o->dot = v; break;
-		default: return parse_ranks(v, o, err);
+		case 6: return parse_ranks(v, o, err);
+		case 7: return parse_profile_ranks(v, o, err);
+		default:
+			o->net_given = 1;
+			return prof_net_parse(v, &o->net, err);
 		}
 		return 0;
 	}
@@ -165,6 +207,7 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
 {
 	*o = (cli_opts){ .action = CLI_RUN, .progress = -1 };
+	prof_net_parse(PROF_NET_DEFAULT, &o->net, NULL);
 	for (int i = 1; i < argc; i++) {
 		int rc = parse_one(argc, argv, &i, o, err);
 		if (rc)
@@ -179,6 +222,11 @@ int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
 		return cxl_err_set(err, CXL_EINVAL,
 				   "-n %d: only with --partition-only (a run uses the ranks mpirun starts)",
 				   o->nranks);
+	if (o->nprof && o->action != CLI_RUN)
+		return cxl_err_set(err, CXL_EINVAL, "--profile-ranks: only with a run (not with "
+				   "--check or --partition-only)");
+	if (o->net_given && !o->nprof)
+		return cxl_err_set(err, CXL_EINVAL, "--profile-net: only with --profile-ranks");
 	return 0;
 }
 
@@ -188,5 +236,6 @@ void cli_free(cli_opts *o)
 		free(o->owned[i]);
 	free(o->owned);
 	free(o->sets);
+	free(o->prof_ranks);
 	*o = (cli_opts){ 0 };
 }

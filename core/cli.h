@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/profile.h"
 
 enum cli_action { CLI_RUN, CLI_HELP, CLI_HELP_CONFIG, CLI_VERSION, CLI_CHECK,
 		  CLI_PARTITION_ONLY };
@@ -32,6 +33,10 @@ struct cli_opts {
 	int verbose;             /* -v */
 	const char *dot;         /* --dot FILE (with --check), NULL if none */
 	int nranks;              /* -n N (with --partition-only), 0 if not given */
+	int *prof_ranks;         /* --profile-ranks: rank counts to predict (owned) */
+	int nprof;               /* their number; 0: no profile */
+	prof_net net;            /* --profile-net (default PROF_NET_DEFAULT) */
+	int net_given;           /* --profile-net was given */
 };
 
 /* cli_parse - parse @argv; CXL_EINVAL with a message naming the bad option. */

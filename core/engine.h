@@ -81,6 +81,14 @@ sim_time sim_engine_lookahead(const sim_engine *e);
 /* sim_engine_edge_cut - links between components on different ranks. */
 uint64_t sim_engine_edge_cut(const sim_engine *e);
 
+typedef struct prof_log prof_log;
+/*
+ * sim_engine_record - log every send from now on into @log (core/profile.h;
+ * the rank profile), NULL to stop.  Before sim_engine_init, so that init's
+ * sends are logged too.
+ */
+void sim_engine_record(sim_engine *e, prof_log *log);
+
 /**
  * sim_engine_collect - run finish hooks, then gather statistics and rank
  * info at rank 0.  At rank 0 fills @table (sorted by component id) and

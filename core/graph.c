@@ -61,3 +61,14 @@ uint64_t graph_cut(const sim_graph *g, const int32_t *rank_of, sim_time *min_lat
 	*min_latency = m;
 	return cut;
 }
+
+sim_time graph_lookahead(const sim_graph *g, const int32_t *rank_of, int nranks,
+			 uint64_t *cut)
+{
+	sim_time m;
+
+	*cut = graph_cut(g, rank_of, &m);
+	if (nranks > 1 && g->global_lookahead && g->global_lookahead < m)
+		m = g->global_lookahead;
+	return nranks > 1 ? m : SIM_TIME_MAX;
+}

@@ -71,4 +71,13 @@ void graph_add_link(sim_graph *g, uint32_t a, uint16_t aport, uint32_t b,
  */
 uint64_t graph_cut(const sim_graph *g, const int32_t *rank_of, sim_time *min_latency);
 
+/**
+ * graph_lookahead - the lookahead of a run on @nranks ranks under @rank_of:
+ * the smallest latency of the links it cuts, or the declared global
+ * lookahead if smaller; SIM_TIME_MAX with one rank or nothing cut.  *@cut
+ * receives the links cut.  The engine's rule, shared with the rank profile.
+ */
+sim_time graph_lookahead(const sim_graph *g, const int32_t *rank_of, int nranks,
+			 uint64_t *cut);
+
 #endif

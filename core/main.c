@@ -17,6 +17,7 @@
 #include "core/cli.h"
 #include "core/engine.h"
 #include "core/output.h"
+#include "core/profile.h"
 #include "core/sim.h"
 #include "core/sha256.h"
 #include "core/version.h"
@@ -336,6 +337,49 @@ static void print_setup(const app *a, const sim_engine *e)
 		l == SIM_TIME_MAX ? "none (one rank or no cut)" : stime_format(l, la));
 }
 
+/*
+ * --profile-ranks: the one-rank run just made logged every send; replay it
+ * for each rank count under the partition a run on that many ranks would
+ * compute (partition(), the same call), then write and print the profile.
+ */
+static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time stop,
+		   cxl_err *err)
+{
+	prof_input in = { .log = log, .stop = stop, .g = &a->g, .net = a->opt.net };
+	prof_result *res = xcalloc((size_t)a->opt.nprof, sizeof(*res));
+	int32_t *own = a->rank_of;
+	int rc = 0, n = 0;
+
+	in.executed = prof_log_sort(log, stop);
+	in.event_s = info[0].events ? info[0].loop_s / (double)info[0].events : 0;
+	if (in.net.event_s > 0)
+		in.event_s = in.net.event_s;
+	if (in.executed != info[0].events)
+		rc = cxl_err_set(err, CXL_EINTERNAL, "rank profile: %zu sends before the end, but "
+				 "%llu events ran", in.executed, (unsigned long long)info[0].events);
+	for (; !rc && n < a->opt.nprof; n++) {
+		a->rank_of = NULL;
+		rc = partition(a, a->opt.prof_ranks[n], err);
+		if (!rc)
+			prof_replay(&in, a->rank_of, a->opt.prof_ranks[n], &res[n]);
+		free(a->rank_of);
+	}
+	a->rank_of = own;
+	prof_meta m = { .config = a->opt.config, .partitioner = a->part->name,
+			.events = info[0].events, .records = log->n, .loop_s = info[0].loop_s,
+			.event_s = in.event_s, .stop = stop, .net = a->opt.net };
+	if (!rc)
+		rc = prof_write(a->outdir, &m, res, n, err);
+	if (!rc && !a->opt.quiet) {
+		prof_print(stdout, &m, res, n);
+		printf("  written to %s/profile.json\n", a->outdir);
+	}
+	for (int i = 0; i < n; i++)
+		prof_result_free(&res[i]);
+	free(res);
+	return rc;
+}
+
 static int simulate(app *a, cxl_err *err)
 {
 	sim_opts so = {
@@ -354,8 +398,13 @@ static int simulate(app *a, cxl_err *err)
 	sim_engine *e = sim_engine_create(&a->g, a->rank_of, a->cf, &so, err);
 	int rc = e ? 0 : CXL_EINVAL;
 
+	prof_log log;
+
+	prof_log_init(&log);
 	stats_set_init(&table);
 	series_set_init(&series, 0);
+	if (!rc && a->opt.nprof)
+		sim_engine_record(e, &log);
 	if (!rc && a->opt.verbose && a->rank == 0)
 		print_setup(a, e);
 	a->local_errors = 1; /* init failures and output errors are rank-local */
@@ -374,7 +423,10 @@ static int simulate(app *a, cxl_err *err)
 			print_done(a, info);
 		if (!rc && !a->opt.quiet && a->sys->report)
 			a->sys->report(a->cf, &a->g, &table, stdout, stderr);
+		if (!rc && a->opt.nprof)
+			rc = profile(a, &log, info, stime_add_sat(so.end, so.drain), err);
 	}
+	prof_log_free(&log);
 	stats_set_free(&table);
 	series_set_free(&series);
 	sim_engine_destroy(e);
@@ -417,6 +469,9 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 		return partition_only(a, err);
 	if (a->sys->not_runnable)
 		return cxl_err_set(err, CXL_EINVAL, "%s: %s", a->opt.config, a->sys->not_runnable);
+	if (a->opt.nprof && a->nranks > 1)
+		return cxl_err_set(err, CXL_EINVAL, "--profile-ranks: the profile runs on one rank "
+				   "(start it without mpirun), not %d", a->nranks);
 	if ((rc = partition(a, a->nranks, err)))
 		return rc;
 	return simulate(a, err);

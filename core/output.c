@@ -132,6 +132,7 @@ static void run_section(const output_run *o, json_w *w)
 	json_key(w, "end_ps"); json_u64(w, o->end);
 	per_rank(w, o, "peak_rss_bytes", offsetof(sim_rank_info, peak_rss), 0);
 	per_rank(w, o, "events_per_rank", offsetof(sim_rank_info, events), 0);
+	per_rank(w, o, "remote_events_per_rank", offsetof(sim_rank_info, remote_out), 0);
 	per_rank(w, o, "components_per_rank", offsetof(sim_rank_info, components), 0);
 	per_rank(w, o, "mpi_wait_s_per_rank", offsetof(sim_rank_info, wait_s), 1);
 	per_rank(w, o, "peak_live_events_per_rank", offsetof(sim_rank_info, peak_events), 0);

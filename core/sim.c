@@ -85,12 +85,7 @@ static uint8_t *neighbours(const sim_engine *e)
 
 static void compute_lookahead(sim_engine *e)
 {
-	sim_time m;
-
-	e->edge_cut = graph_cut(e->g, e->rank_of, &m);
-	if (e->nranks > 1 && e->g->global_lookahead && e->g->global_lookahead < m)
-		m = e->g->global_lookahead;
-	e->lookahead = e->nranks > 1 ? m : SIM_TIME_MAX;
+	e->lookahead = graph_lookahead(e->g, e->rank_of, e->nranks, &e->edge_cut);
 }
 
 /* States of local components sit in one block, in id order, 64-byte aligned. */
@@ -246,6 +241,11 @@ uint64_t sim_engine_edge_cut(const sim_engine *e)
 	return e->edge_cut;
 }
 
+void sim_engine_record(sim_engine *e, prof_log *log)
+{
+	e->rec = log;
+}
+
 void sim_engine_destroy(sim_engine *e)
 {
 	if (!e)
@@ -305,6 +305,8 @@ static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
 	ev->dst = dst;
 	ev->src = c->id;
 	ev->seq = c->send_seq++;
+	if (e->rec) /* rank profile; window_end is 0 only before the first window */
+		prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT, dst, c->id);
 	int32_t r = e->rank_of[dst];
 	if (r == e->rank) {
 		ev->owner = CXL_OWN_QUEUE;

@@ -9,6 +9,7 @@
 #include "core/engine.h"
 #include "core/evpool.h"
 #include "core/evq.h"
+#include "core/profile.h"
 #include "core/sim.h"
 #include "core/xport.h"
 
@@ -42,6 +43,7 @@ struct sim_engine {
 	int show_progress;       /* this rank prints progress lines */
 	double run_start;        /* wall clock when the run started, s */
 	double progress_last;    /* wall clock of the last progress line, s */
+	prof_log *rec;           /* rank profile: every send is logged here; NULL: off */
 	sim_hook_fn *after_event; /* debug hook after every event, NULL if none */
 	sim_hook_fn *before_finish; /* hook before the finish hooks, NULL if none */
 	sim_comp *hook_comp;     /* the component that set the hooks */

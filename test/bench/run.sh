@@ -7,6 +7,9 @@
 #              on 1 and 2 ranks (2: metis); then 4 and 8 ranks oversubscribed
 #              (metis, and 8 roundrobin) for correctness only: their summary
 #              and components must equal the 1-rank run's, byte for byte
+#   profile    in every round of PHOLD and rack-4096, also the rank profile
+#              (--profile-ranks 2, core/README.md "Rank profile"): its
+#              predicted 2-rank loop time against the measured one (medians)
 #   traces     .cxt decode throughput (test/bench/trace_bench.c) and the size
 #              of the ESF traces in .cxt against gzip -9 of their text
 #   micro      the pending-event set (evq_bench.c) and the snoop filter's
@@ -96,18 +99,45 @@ run() {
 	[ "$same" = 1 ] || say "$b on $n ranks ($p): results differ from the 1-rank run!"
 }
 
+# profile_run BENCH PARTITION2 ROUND CONFIG ARGS... : the rank profile for 2
+# ranks (one process); a row "BENCH ROUND predicted_2rank_loop_s
+# profile_run_loop_s" in $out/prof
+: > "$out/prof"
+profile_run() {
+	local b=$1 p=$2 r=$3 cfg=$4 d; shift 4
+	d=$out/$b-profile
+	rm -rf "$d"
+	"$CXLFAB" -q "$cfg" --partition "$p" --profile-ranks 2 -o "$d" "$@" ||
+		die "$b: rank profile failed: $CXLFAB -q $cfg --partition $p --profile-ranks 2 -o $d $*"
+	local loops
+	loops=$(grep -o '"loop_s": [-0-9.e+]*' "$d/profile.json" | sed 's/.*: //' | tr '\n' ' ')
+	set -- $loops
+	echo "$b $r $2 $1" >> "$out/prof"
+}
+prof_col() { awk -v b="$1" -v i="$2" '$1 == b { print $i }' "$out/prof"; }
+
 # rounds BENCH PARTITION2 CONFIG ARGS... : RUNS rounds of 1 and 2 ranks,
-# alternating which goes first
+# alternating which goes first, each with the rank profile's prediction
+# made between them
 rounds() {
 	local b=$1 p2=$2 cfg=$3 r; shift 3
 	for r in $(seq "$RUNS"); do
 		say "$b round $r/$RUNS"
 		if [ $((r % 2)) = 1 ]; then
-			run "$b" 1 block "$r" "$cfg" "$@"; run "$b" 2 "$p2" "$r" "$cfg" "$@"
+			run "$b" 1 block "$r" "$cfg" "$@"; profile_run "$b" "$p2" "$r" "$cfg" "$@"
+			run "$b" 2 "$p2" "$r" "$cfg" "$@"
 		else
-			run "$b" 2 "$p2" "$r" "$cfg" "$@"; run "$b" 1 block "$r" "$cfg" "$@"
+			run "$b" 2 "$p2" "$r" "$cfg" "$@"; profile_run "$b" "$p2" "$r" "$cfg" "$@"
+			run "$b" 1 block "$r" "$cfg" "$@"
 		fi
 	done
+}
+
+# prof_line BENCH : the target row: predicted 2-rank loop against measured (medians)
+prof_line() {
+	local pred meas
+	pred=$(prof_col "$1" 3 | median); meas=$(col "$1" 2 loop_s | median)
+	calc "r = $pred / $meas; printf \"| $1, rank profile | predicted 2-rank loop time within 20%% of the measured (medians) | %.3f s predicted, %.3f s measured: %+.1f%% (profile run's own loop %.3f s) | %s |\n\", $pred, $meas, 100 * (r - 1), $(prof_col "$1" 4 | median), (r >= 0.8 && r <= 1.2) ? \"met\" : \"**missed**\""
 }
 
 # speedups BENCH : the per-round ratios of 2-rank to 1-rank events/s
@@ -266,6 +296,8 @@ clean_note() { # "; without the contended rounds 3, 5: 1.80x" when there are any
 	echo "| PHOLD, 2 ranks | speedup ≥ 1.6× | ${sp_phold}× (rounds: $(speedups phold | tr '\n' ' ' | sed 's/ $//'))$(clean_note phold) | $(yes_no "$sp_phold >= 1.6") |"
 	echo "| rack-4096, events/s | ≥ 3 M events/s per rank | $(M "$eps_rack1") on 1 rank, $(M "$eps_rack2 / 2") per rank on 2 | $(yes_no "$eps_rack1 >= 3e6 && $eps_rack2 / 2 >= 3e6") |"
 	echo "| rack-4096, 2 ranks | speedup ≥ 1.7× | ${sp_rack}× (rounds: $(speedups rack | tr '\n' ' ' | sed 's/ $//'))$(clean_note rack) | $(yes_no "$sp_rack >= 1.7") |"
+	prof_line phold
+	prof_line rack
 	echo "| rack-4096, memory | ≤ 1 GiB peak RSS per rank | $(calc "printf \"%.0f MiB\", $rss_rack_all / 1048576") (largest rank of any run) | $(yes_no "$rss_rack_all <= 1073741824") |"
 	echo "| rack-4096, 4 and 8 ranks (oversubscribed) | summary and components = the 1-rank run's | $over_ok | $([ "$over_ok" = pass ] && echo met || echo "**missed**") |"
 	if [ "$trace_ok" = 1 ]; then
@@ -285,6 +317,9 @@ clean_note() { # "; without the contended rounds 3, 5: 1.80x" when there are any
 	echo "A round is marked *contended* when its 2-rank run got a share of the cores more than 0.05"
 	echo "below the median 2-rank run's (another job held a core for part of it); the verdicts use"
 	echo "every round, the figure without those rounds is given beside them."
+	echo "The rank profile runs the config on one rank and predicts the 2-rank run's loop time"
+	echo "from its own per-event cost and the default cluster model (core/README.md, \"Rank profile\");"
+	echo "each round makes it between its 1- and 2-rank runs."
 	echo "Determinism: every run's \`summary\` and \`components\` are compared byte for byte with the"
 	echo "first 1-rank run's: PHOLD $det_phold identical, rack-4096 $det_rack identical."
 	echo

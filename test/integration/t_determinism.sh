@@ -1,5 +1,5 @@
 # t_determinism.sh - same config + seed => byte-identical summary and components
-# for 1, 2, 3, 4 ranks and every partitioner (design §4).
+# for 1, 2, 3, 4 and 8 ranks and every partitioner (design §4).
 
 # small_cfg REMOTE [NEIGHBOURS] : a small PHOLD config in phold.cfg
 small_cfg() {
@@ -67,4 +67,28 @@ test_star_shaped_cut_does_not_hang() {
 	cxl 1 -q star.cfg -o one || return 1
 	TIMEOUT=60 cxl 4 -q star.cfg -o four --partition roundrobin || fail "4 ranks, star-shaped cut: failed or hung" || return 1
 	results one/stats.json | cmp -s - <(results four/stats.json) || fail "results differ from 1 rank"
+}
+
+# 8 ranks oversubscribed on this 2-core machine (design §4 names 1, 2, 3, 4
+# and 8): PHOLD with global sends (every rank a neighbour, no collective) and
+# with ring links (sparse neighbours, one allreduce per window), and a fabric
+# under metis and roundrobin, each equal to the 1-rank run byte for byte.
+test_eight_ranks_identical() {
+	small_cfg 0.5
+	cxl 1 -q phold.cfg -o p1 || return 1
+	for p in block roundrobin; do
+		cxl 8 -q phold.cfg -o "p8$p" --partition "$p" || fail "PHOLD, 8 ranks $p: run failed" || return 1
+		results p1/stats.json | cmp -s - <(results "p8$p/stats.json") || fail "PHOLD, 8 ranks $p: results differ" || return 1
+	done
+	small_cfg 0.5 ring
+	cxl 1 -q phold.cfg -o q1 || return 1
+	cxl 8 -q phold.cfg -o q8 --partition roundrobin || fail "PHOLD ring, 8 ranks: run failed" || return 1
+	results q1/stats.json | cmp -s - <(results q8/stats.json) || fail "PHOLD ring, 8 ranks: results differ" || return 1
+	local cfg=$CONFIGS/spine_leaf.cfg
+	cxl 1 -q "$cfg" --set workload.requests=500 -o f1 || return 1
+	for p in metis roundrobin; do
+		cxl 8 -q "$cfg" --set workload.requests=500 -o "f8$p" --partition "$p" || fail "fabric, 8 ranks $p: run failed" || return 1
+		results f1/stats.json | cmp -s - <(results "f8$p/stats.json") || fail "fabric, 8 ranks $p: results differ" || return 1
+		grep -q '"ranks": 8,' "f8$p/stats.json" || fail "run.ranks is not 8" || return 1
+	done
 }
