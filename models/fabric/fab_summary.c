@@ -320,6 +320,20 @@ void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table
 	fab__totals_free(&t);
 }
 
+/*
+ * fab_requests_completed - requests completed in the whole run, warm-up
+ * included (summary.completed): the denominator of run.events_per_request.
+ */
+uint64_t fab_requests_completed(const cfg *cf, const sim_graph *g, const stats_set *table)
+{
+	fab_totals t;
+
+	fab__totals_gather(&t, cf, g, table);
+	uint64_t n = t.completed;
+	fab__totals_free(&t);
+	return n;
+}
+
 void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE *out,
 		FILE *warn)
 {
