@@ -551,6 +551,24 @@ void sim__deliver(void *ctx, const cxl_event *in)
 	evq_push(&e->q, ev);
 }
 
+#ifdef CXL_EVPROF
+/* evprof_count - count one event of @kind handled by a component of type @ops. */
+static void evprof_count(sim_engine *e, const model_ops *ops, unsigned kind)
+{
+	unsigned t = 0;
+
+	while (t < SIM_EVPROF_TYPES - 1 && e->evprof_ops[t] && e->evprof_ops[t] != ops)
+		t++;
+	e->evprof_ops[t] = e->evprof_ops[t] ? e->evprof_ops[t] : ops;
+	e->evprof[t][kind < SIM_EVPROF_KINDS ? kind : SIM_EVPROF_KINDS - 1]++;
+}
+#else
+static inline void evprof_count(sim_engine *e, const model_ops *ops, unsigned kind)
+{
+	(void)e, (void)ops, (void)kind;
+}
+#endif
+
 void sim__process(sim_engine *e, sim_time until)
 {
 	e->window_end = until;
@@ -559,6 +577,7 @@ void sim__process(sim_engine *e, sim_time until)
 		sim_comp *c = e->local[ev->dst];
 		e->now = ev->time;
 		ev->owner = CXL_OWN_HANDLER;
+		evprof_count(e, c->ops, ev->kind);
 		c->ops->event(c, c->state, ev);
 		if (ev->owner == CXL_OWN_HANDLER)
 			evpool_put(&e->pool, ev);
