@@ -526,6 +526,7 @@ static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
 	(*s->port_pkts[o])++;
 	if (!*s->port_maxw[o])
 		*s->port_maxw[o] = 1;
+	CXL_ASSERT(s->en < s->nq * s->buf); /* each holds an input credit until ready */
 	s->ends[(s->ehead + s->en++) % (s->nq * s->buf)] = ready;
 	grant(c, s, ev->dst_port, vc, s->latency, order_ahead(s, ready));
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, now);
