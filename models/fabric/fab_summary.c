@@ -326,11 +326,12 @@ void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table
  */
 uint64_t fab_requests_completed(const cfg *cf, const sim_graph *g, const stats_set *table)
 {
-	fab_totals t;
+	uint64_t n = 0;
 
-	fab__totals_gather(&t, cf, g, table);
-	uint64_t n = t.completed;
-	fab__totals_free(&t);
+	(void)cf;
+	for (size_t i = 0; i < table->n; i++) /* the requesters' counters alone: cheap */
+		if (fab__roles_of(g, table->c[i].id) & FAB_ROLE_REQUESTER)
+			n += fab__counter(&table->c[i], "completed");
 	return n;
 }
 
