@@ -286,6 +286,7 @@ static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 		.lookahead = sim_engine_lookahead(e), .edge_cut = sim_engine_edge_cut(e),
 		.wall_s = wall() - a->t0, .info = info, .table = t,
 		.summary = a->sys->summary,
+		.requests = a->sys->requests,
 		.series = series->period ? series : NULL,
 		.series_summary = a->sys->series_summary,
 	};

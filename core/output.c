@@ -121,6 +121,15 @@ static void run_section(const output_run *o, json_w *w)
 	json_key(w, "loop_s"); json_dbl(w, loop);
 	json_key(w, "events"); json_u64(w, events);
 	json_key(w, "events_per_s"); json_dbl(w, loop > 0 ? (double)events / loop : 0.0);
+	if (o->requests) {
+		/* events the whole run took per request it completed (null: none) */
+		uint64_t n = o->requests(o->cf, o->g, o->table);
+		json_key(w, "events_per_request");
+		if (n)
+			json_dbl(w, (double)events / (double)n);
+		else
+			json_null(w);
+	}
 	json_key(w, "windows"); json_u64(w, windows);
 	json_key(w, "events_per_window"); json_dbl(w, windows ? (double)events / (double)windows : 0.0);
 	/* null with one rank, or nothing cut: no lookahead applies */

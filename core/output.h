@@ -33,6 +33,9 @@
 typedef void output_summary_fn(const cfg *cf, const sim_graph *g, const stats_set *t,
 			       json_w *w);
 
+/* A system's count of requests completed in the run (run.events_per_request). */
+typedef uint64_t output_requests_fn(const cfg *cf, const sim_graph *g, const stats_set *t);
+
 /* A system's per-period totals (timeseries_summary.csv) from the merged series. */
 typedef void output_series_fn(const cfg *cf, const sim_graph *g, const series_set *t,
 			      FILE *f);
@@ -55,6 +58,8 @@ struct output_run {
 	const sim_rank_info *info;  /* per rank */
 	const stats_set *table;     /* merged statistics, sorted by id */
 	output_summary_fn *summary; /* the system's summary writer */
+	output_requests_fn *requests; /* the system's request count, or NULL (no
+				       run.events_per_request) */
 	const series_set *series;   /* merged time series, sorted by id; NULL: off */
 	output_series_fn *series_summary; /* the system's per-period totals, or NULL */
 };

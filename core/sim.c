@@ -292,7 +292,14 @@ void sim_event_free(sim_comp *c, cxl_event *ev)
 	evpool_put(&c->eng->pool, ev);
 }
 
+static void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay, uint64_t seq);
+
 static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
+{
+	enqueue_seq(c, ev, dst, delay, c->send_seq++);
+}
+
+static void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay, uint64_t seq)
 {
 	sim_engine *e = c->eng;
 
@@ -304,7 +311,7 @@ static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
 	ev->time = e->now + delay;
 	ev->dst = dst;
 	ev->src = c->id;
-	ev->seq = c->send_seq++;
+	ev->seq = seq;
 	if (e->rec) /* rank profile; window_end is 0 only before the first window */
 		prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT, dst, c->id);
 	int32_t r = e->rank_of[dst];
@@ -324,7 +331,8 @@ static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
 	evpool_put(&e->pool, ev);
 }
 
-void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
+/* port_delay - @delay plus the latency of @port's link; sets ev->dst_port. */
+static sim_time port_delay(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
 {
 	if (port >= c->nports)
 		CXL_PANIC("%s sends on port %u, it has %u", c->name, port, c->nports);
@@ -337,7 +345,26 @@ void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
 			  "would overflow", c->name, port, (unsigned long long)delay,
 			  (unsigned long long)p->latency);
 	ev->dst_port = p->peer_port;
-	enqueue(c, ev, p->peer, d);
+	return d;
+}
+
+void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
+{
+	sim_time d = port_delay(c, ev, port, delay);
+
+	enqueue(c, ev, c->ports[port].peer, d);
+}
+
+void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay, uint64_t seq)
+{
+	sim_time d = port_delay(c, ev, port, delay);
+
+	enqueue_seq(c, ev, c->ports[port].peer, d, seq);
+}
+
+sim_time sim_stop_time(const sim_comp *c)
+{
+	return stime_add_sat(c->eng->opt.end, c->eng->opt.drain);
 }
 
 void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay)
@@ -553,6 +580,24 @@ void sim__deliver(void *ctx, const cxl_event *in)
 	evq_push(&e->q, ev);
 }
 
+#ifdef CXL_EVPROF
+/* evprof_count - count one event of @kind handled by a component of type @ops. */
+static void evprof_count(sim_engine *e, const model_ops *ops, unsigned kind)
+{
+	unsigned t = 0;
+
+	while (t < SIM_EVPROF_TYPES - 1 && e->evprof_ops[t] && e->evprof_ops[t] != ops)
+		t++;
+	e->evprof_ops[t] = e->evprof_ops[t] ? e->evprof_ops[t] : ops;
+	e->evprof[t][kind < SIM_EVPROF_KINDS ? kind : SIM_EVPROF_KINDS - 1]++;
+}
+#else
+static inline void evprof_count(sim_engine *e, const model_ops *ops, unsigned kind)
+{
+	(void)e, (void)ops, (void)kind;
+}
+#endif
+
 void sim__process(sim_engine *e, sim_time until)
 {
 	e->window_end = until;
@@ -561,6 +606,7 @@ void sim__process(sim_engine *e, sim_time until)
 		sim_comp *c = e->local[ev->dst];
 		e->now = ev->time;
 		ev->owner = CXL_OWN_HANDLER;
+		evprof_count(e, c->ops, ev->kind);
 		c->ops->event(c, c->state, ev);
 		if (ev->owner == CXL_OWN_HANDLER)
 			evpool_put(&e->pool, ev);

@@ -111,6 +111,26 @@ void sim_send_port(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
 void sim_send_self(sim_comp *c, cxl_event *ev, sim_time delay);
 void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay);
 
+/*
+ * sim_send_port_seq - sim_send_port with the ordering number @seq chosen by
+ * the model instead of the next send counter (the last field of the
+ * ordering key, see evq.h).  For a model that sends ahead of time (an event
+ * it would have sent at a later time is sent now with a longer delay): it
+ * must give its sends numbers that order any two of them that reach the
+ * same component at the same time as its plain sends would have been
+ * ordered, and never give two such sends the same number.  The numbers
+ * need not follow the counter (a model using this for its sends after init
+ * keeps its own numbering; see models/link/bus_tx.c).
+ */
+void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay, uint64_t seq);
+
+/*
+ * sim_stop_time - the time at and after which no event is executed
+ * (simulation.end plus the system's drain): an event a model would send at
+ * or after it never runs.
+ */
+sim_time sim_stop_time(const sim_comp *c);
+
 /* Statistics of this component (register in init; the name is copied). */
 uint64_t *sim_stat_counter(sim_comp *c, const char *name);
 stats_hist *sim_stat_hist(sim_comp *c, const char *name);

@@ -13,6 +13,16 @@
 #include "core/sim.h"
 #include "core/xport.h"
 
+/*
+ * Debug event profile (build with EXTRA_CFLAGS=-DCXL_EVPROF): every executed
+ * event is counted by its component's type and its kind (cxl_event.kind,
+ * up to SIM_EVPROF_KINDS - 1; larger kinds share the last slot), and
+ * sim_engine_collect prints the table of each rank to stderr.  Off by
+ * default: the loop is unchanged.
+ */
+#define SIM_EVPROF_TYPES 16
+#define SIM_EVPROF_KINDS 64
+
 struct sim_engine {
 	int rank, nranks;        /* this rank, ranks in the job */
 	const sim_graph *g;      /* the whole system */
@@ -50,6 +60,10 @@ struct sim_engine {
 	const uint64_t **work_done; /* progress: counters of work done (sim_progress_work) */
 	uint64_t work_total;     /* progress: the work those counters reach at the end */
 	uint32_t nwork, cap_work; /* entries of work_done, capacity */
+#ifdef CXL_EVPROF
+	const model_ops *evprof_ops[SIM_EVPROF_TYPES]; /* component types seen, in order */
+	uint64_t evprof[SIM_EVPROF_TYPES][SIM_EVPROF_KINDS]; /* events by type and kind */
+#endif
 };
 
 /* Events between two looks at the wall clock for the progress line. */

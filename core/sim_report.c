@@ -18,6 +18,7 @@
  */
 #include "core/sim_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -58,9 +59,29 @@ static uint64_t peak_rss_bytes(void)
 	return (uint64_t)ru.ru_maxrss * 1024;
 }
 
+#ifdef CXL_EVPROF
+/* evprof_print - the event profile of this rank (sim_int.h) to stderr. */
+static void evprof_print(const sim_engine *e)
+{
+	for (unsigned t = 0; t < SIM_EVPROF_TYPES && e->evprof_ops[t]; t++)
+		for (unsigned k = 0; k < SIM_EVPROF_KINDS; k++)
+			if (e->evprof[t][k])
+				fprintf(stderr, "evprof: rank %d %s kind %u%s: %" PRIu64 " events (%.1f%%)\n",
+					e->rank, e->evprof_ops[t]->name, k,
+					k == SIM_EVPROF_KINDS - 1 ? "+" : "", e->evprof[t][k],
+					e->events ? 100.0 * (double)e->evprof[t][k] / (double)e->events : 0.0);
+}
+#else
+static void evprof_print(const sim_engine *e)
+{
+	(void)e;
+}
+#endif
+
 int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 		       cxl_err *err)
 {
+	evprof_print(e);
 	if (e->before_finish)
 		e->before_finish(e->hook_comp);
 	for (uint32_t k = 0; k < e->nlocal; k++) {

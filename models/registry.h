@@ -44,6 +44,7 @@ typedef uint64_t sys_checksum_fn(const void *sys);
 typedef sim_time sys_drain_fn(const cfg *cf);
 typedef void sys_report_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
 			   FILE *out, FILE *warn);
+typedef uint64_t sys_requests_fn(const cfg *cf, const sim_graph *g, const stats_set *table);
 
 typedef struct sys_builder sys_builder;
 struct sys_builder {
@@ -65,6 +66,9 @@ struct sys_builder {
 				      go on so that work in flight finishes (NULL: 0) */
 	sys_report_fn *report;     /* optional, rank 0: a few lines of results after the run
 				      to out, warnings to warn (either NULL: none) */
+	sys_requests_fn *requests; /* optional: requests completed in the whole run (warm-up
+				      included), from the merged table: the denominator
+				      of run.events_per_request (NULL: no such key) */
 	const char *partitioner;   /* the default --partition (NULL: block) */
 	const char *not_runnable;  /* NULL, or why this system cannot be simulated yet */
 };

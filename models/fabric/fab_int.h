@@ -220,6 +220,9 @@ void fab_describe(const fabric *f, FILE *out);
 /* fab_write_summary - the summary keys of a fabric run (fab_summary.c). */
 void fab_write_summary(const cfg *cf, const sim_graph *g, const stats_set *table, json_w *w);
 
+/* fab_requests_completed - requests completed in the run, warm-up included (fab_summary.c). */
+uint64_t fab_requests_completed(const cfg *cf, const sim_graph *g, const stats_set *table);
+
 /* fab_report - the end-of-run lines to @out, warnings to @warn (either NULL: none). */
 void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE *out,
 		FILE *warn);

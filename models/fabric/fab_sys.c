@@ -462,6 +462,7 @@ const sys_builder sys_fabric = {
 	.checksum = checksum,
 	.drain = drain,
 	.report = report,
+	.requests = fab_requests_completed,
 	/* block balances components, not events: rack-4096 on 2 ranks gets
 	   1.35-1.42x with block, 2.1-2.5x with metis */
 	.partitioner = "metis",

@@ -275,7 +275,7 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 	sim_event_keep(c, ev);
 	evring_push(f, ev);
 	bus__note_queue(c, b, d);
-	bus__tx_start(c, b, bus__tid(b, d), NULL);
+	bus__tx_wake(c, b, bus__tid(b, d), ev->src);
 }
 
 /* on_credit - credits from the peer on port p: wake the transmitter sending out of p. */
@@ -285,7 +285,7 @@ static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
 
 	CXL_ASSERT(p < 2);
 	cxl_credit_apply(&b->cr[p], ev);
-	bus__tx_start(c, b, bus__tid(b, 1 - p), NULL);
+	bus__tx_wake(c, b, bus__tid(b, 1 - p), ev->src);
 }
 
 static void bus_event(sim_comp *c, void *state, cxl_event *ev)
@@ -437,6 +437,7 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	rc = bus__replay_init(c, b, cf, err);
 	if (rc)
 		goto free_slots;
+	bus__early_init(c, b);
 	cxl_grant_all_ports(c, (uint16_t)b->buffer);
 	return 0;
 

@@ -63,6 +63,11 @@ struct bus_tx {
 	uint8_t what;   /* enum bus_tx_what */
 	uint8_t dllp;   /* DLLP: BUS_ACK or BUS_NAK */
 	uint64_t seq;   /* TLP: its sequence number; DLLP: k (NEXT_RCV_SEQ when sent) */
+	/* early mode only (bus.early, bus_tx.c) */
+	sim_time until; /* end of the transmission (busy), ps */
+	int armed;      /* a BUS_EV_TX_DONE event is outstanding (at until) */
+	sim_time vt;    /* end of its last transmission that sent ahead, ps */
+	uint8_t nsent;  /* sends of the bus with that end as their virtual time so far */
 };
 
 /* One replay-buffer entry: a TLP sent and not yet acknowledged. */
@@ -124,6 +129,10 @@ struct bus {
 	int last_dir;             /* direction of the last packet started, -1 none */
 	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
 	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
+	int early;                /* 1: the plain path sends each packet and its credit when
+				     its serialisation starts (bus_tx.c); 0: at its end */
+	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
+				     never ends (early mode) */
 	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
 	uint64_t *pkts[2];        /* stat pkts_d<d>: TLP transmissions (replays included) */
 	uint64_t *wire[2];        /* stat wire_bytes_d<d>: their bytes, B */
@@ -169,6 +178,8 @@ static inline void bus__note_queue(const sim_comp *c, bus *b, int d)
 }
 
 /* bus_tx.c */
+void bus__early_init(const sim_comp *c, bus *b);
+void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src);
 void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
 void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
 int bus__pick_vc(const bus *b, int d);

@@ -17,6 +17,36 @@
  * port after bus.latency (hops + 1) and its input credit goes back; with a
  * cut-through switch on the far port it leaves once its header is over.
  *
+ * Early mode (b->early, the default where it is exact): the plain path
+ * sends the packet (delay serialisation + bus.latency) and its credit
+ * (delay serialisation) when the serialisation STARTS, so the packet and
+ * the credit arrive at exactly the times they would if sent at its end,
+ * and a transmitter needs a BUS_EV_TX_DONE event only when something waits
+ * for it (an idle bus costs one event per packet, its arrival, instead of
+ * two).  What must stay as it was:
+ *   - the transmitter is free at the end `until` of its serialisation,
+ *     exactly where the end event would have run: an event at `until`
+ *     from a component whose id is below the bus's ran before that end
+ *     event (the ordering key, evq.h), so it finds the transmitter busy
+ *     and arms an end event now (delay 0), which runs where the old one
+ *     did relative to every other component's events; an event from a
+ *     higher id finds it free;
+ *   - statistics are counted at the start, so only a transmission that
+ *     ends before sim_stop_time() sends ahead; one ending at or after it
+ *     keeps its packet (queued_at_end) and sends nothing, as before;
+ *   - the order of same-time events at the receivers: a send made ahead
+ *     of time carries, as its ordering number (sim_send_port_seq), its
+ *     virtual send time (the serialisation's end) x 4 + its rank among the
+ *     bus's sends with that virtual time (packet, then credit; the other
+ *     transmitter's sends with the same end first if it started first), so
+ *     two of its events reaching one component at one time are ordered by
+ *     when the old model sent them.  With bus.latency > 0 a packet and a
+ *     credit towards one port never share an arrival time unless their
+ *     virtual times differ, which keeps that order exact.
+ * Early mode is off (the old path, with its end events) with the
+ * data-link layer, time series, cut-through peers, bus.latency = 0,
+ * bus.header_bytes = 0 (a 0 ps serialisation) or an end beyond 2^62 ps.
+ *
  * With the data-link layer on, bus_replay.c decides what goes next (DLLP >
  * replay > new TLP) and what happens at the end; this file keeps the
  * timing (bus__occupy) and the round-robin VC pick (bus__pick_vc), which
@@ -110,6 +140,123 @@ static int start_plain(sim_comp *c, bus *b, int t)
 }
 
 /**
+ * bus__early_init - decide whether bus @b sends ahead (early mode, above);
+ * call in init after the data-link layer and the statistics are set up.
+ */
+void bus__early_init(const sim_comp *c, bus *b)
+{
+	b->stop = sim_stop_time(c);
+	b->early = !b->rb_cap && !b->ts_busy[0] && !b->ts_busy[1] && !b->cut[0] && !b->cut[1] &&
+		   b->latency > 0 && b->header > 0 && b->stop < ((sim_time)1 << 62);
+	b->tx[0].vt = b->tx[1].vt = SIM_TIME_MAX;
+}
+
+/* can_send - transmitter @t could start a packet now (one is waiting and a credit held). */
+static int can_send(const bus *b, int t)
+{
+	if (!b->half)
+		return bus__pick_vc(b, t) >= 0;
+	return bus__pick_vc(b, 0) >= 0 || bus__pick_vc(b, 1) >= 0;
+}
+
+/*
+ * arm - make transmitter @t's end event run at its `until` (early mode),
+ * re-using @timer (an event the caller handles) or a new one.  Nothing if
+ * it is armed already or ends at or after the stop.
+ */
+static void arm(sim_comp *c, bus *b, int t, cxl_event *timer)
+{
+	bus_tx *tx = &b->tx[t];
+
+	if (tx->armed || tx->until >= b->stop)
+		return;
+	if (!timer)
+		timer = sim_event_new(c);
+	timer->kind = BUS_EV_TX_DONE;
+	timer->dst_port = (uint16_t)t;
+	tx->armed = 1;
+	sim_send_self(c, timer, tx->until - sim_now(c));
+}
+
+/*
+ * send_ahead - early mode: count the packet transmitter @t has just started
+ * and send it and its credit now, to arrive as if sent at the end.
+ */
+static void send_ahead(sim_comp *c, bus *b, int t)
+{
+	bus_tx *tx = &b->tx[t];
+	cxl_event *ev = tx->cur;
+	int d = tx->dir;
+	sim_time end = tx->until;
+	const bus_tx *other = &b->tx[1 - t];
+	unsigned rank = !b->half && other->vt == end ? other->nsent : 0;
+
+	tx->cur = NULL;
+	tx->vt = end;
+	tx->nsent = (uint8_t)(rank + 2);
+	(*b->pkts[d])++;
+	*b->wire[d] += b->header + tx->size;
+	*b->payload[d] += tx->size;
+	*b->busy[d] += tx->span;
+	ev->pkt.hops++;
+	cxl_lat_until(&ev->pkt, CXL_LAT_SER, end);
+	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+	cxl_lat_check(&ev->pkt, sim_now(c), tx->span + b->latency);
+	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, c->ports[1 - d].latency);
+	sim_send_port_seq(c, ev, (uint16_t)(1 - d), tx->span + b->latency, end << 2 | rank);
+	cxl_event *cr = sim_event_new(c);
+	cr->kind = CXL_EV_CREDIT;
+	cr->pkt.mclass = tx->vc;
+	cr->pkt.aux = 1;
+	sim_send_port_seq(c, cr, (uint16_t)d, tx->span, end << 2 | (rank + 1));
+}
+
+/*
+ * start_early - early mode: if transmitter @t (idle) has a packet it may
+ * send, start it and send ahead; arm its end event (re-using @timer, the
+ * event the caller handles, if not NULL) if another could follow at once.
+ */
+static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
+{
+	bus_tx *tx = &b->tx[t];
+
+	if (!start_plain(c, b, t))
+		return;
+	bus__note_queue(c, b, tx->dir);
+	tx->until = sim_now(c) + tx->span;
+	if (tx->until < b->stop)
+		send_ahead(c, b, t);
+	if (can_send(b, t))
+		arm(c, b, t, timer);
+}
+
+/**
+ * bus__tx_wake - an arrival (a packet or credits, from component @src) may
+ * give transmitter @t work: start it if it is idle (bus__tx_start), or in
+ * early mode, if it is busy, make its end event run (see above).
+ */
+void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src)
+{
+	bus_tx *tx = &b->tx[t];
+
+	if (!b->early) {
+		bus__tx_start(c, b, t, NULL);
+		return;
+	}
+	if (tx->busy) {
+		sim_time now = sim_now(c);
+		if (now < tx->until || (now == tx->until && src < c->id)) {
+			if (can_send(b, t))
+				arm(c, b, t, NULL);
+			return;
+		}
+		CXL_ASSERT(!tx->armed);
+		tx->busy = 0; /* its end event would have run before this one */
+	}
+	start_early(c, b, t, NULL);
+}
+
+/**
  * bus__tx_start - if transmitter @t is idle and has something to send,
  * start it and arm its completion timer.  @timer is an event the caller
  * owns that may serve as the timer (the handled BUS_EV_TX_DONE), or NULL to
@@ -163,6 +310,12 @@ void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer)
 
 	CXL_ASSERT(tx->busy);
 	tx->busy = 0;
+	if (b->early) {
+		CXL_ASSERT(tx->armed && tx->until == sim_now(c));
+		tx->armed = 0;
+		start_early(c, b, t, timer);
+		return;
+	}
 	if (b->rb_cap)
 		bus__replay_done(c, b, tx);
 	else

@@ -47,6 +47,27 @@
  * periods add up to p<p>_queue_ps plus the waits still open at the end) and
  * p<p>_pkts (forwarded); the output's utilisation is that of the bus
  * behind it (forwarding takes no time here).
+ *
+ * Forwarding in the arrival event (s->ahead): where it is exact, a packet
+ * that would leave the moment it is ready is forwarded when it arrives
+ * (packet sent with delay switch.latency, its input credit too), saving
+ * the ready event.  At its arrival time t it must be certain that at
+ * t + latency it will find its input FIFO empty and its output free with a
+ * credit of its VC: no packet waits for its output (load 0), none in the
+ * pipeline is bound for that output or that FIFO (pipe_out, pipe_in), a
+ * credit is held now (credits only grow until then, since nothing else can
+ * take one of that output), and no packet arrived at t before it that was
+ * not forwarded ahead.  Statistics follow exactly: it counts in `held`
+ * until its ready time (the ring `ends`), its forward in pkts and
+ * p<p>_pkts (queue time 0).  The order of same-time events at the buses:
+ * the switch numbers its sends (sim_send_port_seq) by (time, phase, count),
+ * the phase being the handled event's place among the switch's events at
+ * that time (from a lower id, then its own ready events, then from a
+ * higher id), with the sends made ahead as a phase of their own just
+ * before the ready events of that time (they are the ready events of the
+ * packets that arrived first); so every send keeps the place it had.  Off
+ * (the plain path, unchanged) with slices, adaptive routing, time series,
+ * switch.latency = 0, a stop past 2^40 ps or more than 2^20 buffer slots.
  */
 #include "models/switch/switch.h"
 
@@ -95,7 +116,28 @@ struct sw {
 	series **ts_wait;       /* [port] time series p<p>_waiting_ps: packets waiting for
 				   that output x ps; NULL: sampling off */
 	series **ts_pkts;       /* [port] time series p<p>_pkts: packets it forwarded */
+	/* forwarding ahead (s->ahead: see "Forwarding in the arrival event" above) */
+	int ahead;              /* 1: a packet may be forwarded in its arrival event */
+	sim_time stop;          /* sim_stop_time() */
+	uint32_t *pipe_out;     /* [port] packets in the pipeline (not forwarded ahead)
+				   bound for that output */
+	uint32_t *pipe_in;      /* [fifo] packets in the pipeline bound for that FIFO */
+	sim_time *ends;         /* ring: the ready times of the packets forwarded ahead
+				   still counted in `held`, ps */
+	uint32_t ehead, en;     /* its first entry and entries */
+	sim_time plain_at;      /* arrival time of the last packet not forwarded ahead, ps */
+	int plain_any;          /* 1: there was one */
+	unsigned phase;         /* ordering phase of the event being handled (PH_*) */
+	sim_time ord_vt;        /* time of the last send's ordering number, ps */
+	unsigned ord_phase;     /* its phase */
+	uint64_t ord_sub;       /* sends so far with that time and phase */
+	sim_time ahead_vt;      /* virtual time of the last send made ahead, ps */
+	uint64_t ahead_sub;     /* sends made ahead with that virtual time so far */
 };
+
+/* Ordering phases of the sends at one time (forwarding ahead, see above). */
+enum { PH_LOWER, PH_AHEAD, PH_SELF, PH_HIGHER };
+#define ORD_SUB_BITS 22
 
 static const cfg_key sw_keys[] = {
 	{ "switch.latency", CFG_TIME, "20ns", "0ps", NULL, NULL,
@@ -175,6 +217,75 @@ static void register_series(sim_comp *c, sw *s)
 	}
 }
 
+/*
+ * order_now - the ordering number of a send made now, in the handled
+ * event's phase (forwarding ahead: 40 bits of time, 2 of phase, 22 of count).
+ */
+static uint64_t order_now(const sim_comp *c, sw *s)
+{
+	sim_time now = sim_now(c);
+
+	if (now != s->ord_vt || s->phase != s->ord_phase) {
+		s->ord_vt = now;
+		s->ord_phase = s->phase;
+		s->ord_sub = 0;
+	}
+	CXL_ASSERT(s->ord_sub < (1u << ORD_SUB_BITS));
+	return now << (ORD_SUB_BITS + 2) | (uint64_t)s->phase << ORD_SUB_BITS | s->ord_sub++;
+}
+
+/* order_ahead - the ordering number of a send made ahead for virtual time @vt. */
+static uint64_t order_ahead(sw *s, sim_time vt)
+{
+	if (vt != s->ahead_vt) {
+		s->ahead_vt = vt;
+		s->ahead_sub = 0;
+	}
+	CXL_ASSERT(s->ahead_sub < (1u << ORD_SUB_BITS));
+	return vt << (ORD_SUB_BITS + 2) | (uint64_t)PH_AHEAD << ORD_SUB_BITS | s->ahead_sub++;
+}
+
+/* grant - one credit of VC @vc back over @port after @delay, numbered @seq when ahead. */
+static void grant(sim_comp *c, sw *s, uint16_t port, uint8_t vc, sim_time delay, uint64_t seq)
+{
+	if (!s->ahead) {
+		cxl_grant(c, port, vc, 1);
+		return;
+	}
+	cxl_event *ev = sim_event_new(c);
+	ev->kind = CXL_EV_CREDIT;
+	ev->pkt.mclass = vc;
+	ev->pkt.aux = 1;
+	sim_send_port_seq(c, ev, port, delay, seq);
+}
+
+/* send_pkt - packet @ev out of @port after @delay (accounted), numbered @seq when ahead. */
+static void send_pkt(sim_comp *c, sw *s, cxl_event *ev, uint16_t port, sim_time delay,
+		     enum cxl_lat cat, uint64_t seq)
+{
+	if (!s->ahead) {
+		cxl_pkt_send_port(c, ev, port, delay, cat);
+		return;
+	}
+	cxl_lat_check(&ev->pkt, sim_now(c), delay);
+	cxl_lat_add(&ev->pkt, cat, c->ports[port].latency);
+	sim_send_port_seq(c, ev, port, delay, seq);
+}
+
+/* ahead_init - whether switch @s forwards in the arrival event, and its state for it. */
+static void ahead_init(const sim_comp *c, sw *s)
+{
+	s->stop = sim_stop_time(c);
+	s->ahead = s->slices == 1 && !s->adaptive && !s->ts_wait && s->latency > 0 &&
+		   s->stop < ((sim_time)1 << 40) && (uint64_t)s->nq * s->buf <= (1u << 20);
+	if (!s->ahead)
+		return;
+	s->pipe_out = xcalloc(s->nports, sizeof(*s->pipe_out));
+	s->pipe_in = xcalloc(s->nq, sizeof(*s->pipe_in));
+	s->ends = xmalloc((size_t)s->nq * s->buf * sizeof(*s->ends));
+	s->ord_vt = s->ahead_vt = SIM_TIME_MAX;
+}
+
 static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 {
 	sw *s = state;
@@ -199,7 +310,19 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	alloc_state(s);
 	register_stats(c, s);
 	register_series(c, s);
-	cxl_grant_all_ports(c, (uint16_t)s->buf);
+	ahead_init(c, s);
+	if (!s->ahead) {
+		cxl_grant_all_ports(c, (uint16_t)s->buf);
+		return 0;
+	}
+	s->phase = PH_LOWER;
+	for (uint32_t p = 0; p < c->nports; p++) {
+		cxl_event *ev = sim_event_new(c);
+		ev->kind = CXL_EV_CREDIT;
+		ev->pkt.mclass = CXL_VC_ALL;
+		ev->pkt.aux = (uint16_t)s->buf;
+		sim_send_port_seq(c, ev, (uint16_t)p, 0, order_now(c, s));
+	}
 	return 0;
 }
 
@@ -256,10 +379,11 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
 		series_add(s->ts_pkts[o], sim_now(c), 1);
 	}
-	cxl_grant(c, (uint16_t)(q / CXL_NVC), vc, 1);
+	grant(c, s, (uint16_t)(q / CXL_NVC), vc, 0, s->ahead ? order_now(c, s) : 0);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
 	/* a slice's internal link is its pipeline (switch.latency) */
-	cxl_pkt_send_port(c, ev, (uint16_t)o, 0, o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK);
+	send_pkt(c, s, ev, (uint16_t)o, 0, o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK,
+		 s->ahead ? order_now(c, s) : 0);
 	if (s->in[q].n)
 		list_append(s, head_out(s, q), q);
 }
@@ -359,6 +483,59 @@ static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
 }
 
 /*
+ * retire_ahead - the packets forwarded ahead whose ready event would have
+ * run before the one being handled (an arrival) leave `held`.
+ */
+static void retire_ahead(const sim_comp *c, sw *s)
+{
+	sim_time now = sim_now(c);
+
+	while (s->en) {
+		sim_time t = s->ends[s->ehead];
+		if (t > now || (t == now && s->phase != PH_HIGHER))
+			break;
+		s->ehead = (s->ehead + 1) % (s->nq * s->buf);
+		s->en--;
+		s->held--;
+	}
+}
+
+/*
+ * try_ahead - forward the packet in @ev now if it would leave the moment
+ * it is ready (see the file comment); returns 1 if it did.  Otherwise it
+ * counts in the pipeline (pipe_out, pipe_in) and the caller sends it
+ * through.
+ */
+static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
+{
+	sim_time now = sim_now(c), ready = now + s->latency;
+	uint32_t o = route(c, s, ev, 1);
+	uint8_t vc = ev->pkt.mclass;
+	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + vc;
+
+	if (ready >= s->stop || s->load[o] || s->pipe_out[o] || s->pipe_in[q] || s->in[q].n ||
+	    !s->cr[o].n[vc] || (s->plain_any && s->plain_at == now)) {
+		s->pipe_out[o]++;
+		s->pipe_in[q]++;
+		s->plain_any = 1;
+		s->plain_at = now;
+		return 0;
+	}
+	s->cr[o].n[vc]--;
+	(*s->pkts)++;
+	(*s->port_pkts[o])++;
+	if (!*s->port_maxw[o])
+		*s->port_maxw[o] = 1;
+	CXL_ASSERT(s->en < s->nq * s->buf); /* each holds an input credit until ready */
+	s->ends[(s->ehead + s->en++) % (s->nq * s->buf)] = ready;
+	grant(c, s, ev->dst_port, vc, s->latency, order_ahead(s, ready));
+	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, now);
+	cxl_lat_add(&ev->pkt, CXL_LAT_SWITCH, s->latency);
+	send_pkt(c, s, ev, (uint16_t)o, s->latency, CXL_LAT_LINK, order_ahead(s, ready));
+	return 1;
+}
+
+/*
  * A packet arrives on port @ev->dst_port.  A whole switch routes it once it
  * leaves the pipeline (switch.latency).  A slice routes it at once: bound
  * for one of its own ports it takes the pipeline; bound for another slice
@@ -369,8 +546,12 @@ static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
 static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 {
 	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
+	if (s->ahead)
+		retire_ahead(c, s);
 	if (++s->held > *s->max_occ)
 		*s->max_occ = s->held;
+	if (s->ahead && try_ahead(c, s, ev))
+		return;
 	if (s->slices > 1) {
 		int internal = ev->dst_port >= s->next_ext;
 		uint32_t o = route(c, s, ev, internal);
@@ -389,14 +570,21 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 {
 	sw *s = state;
 
+	s->phase = ev->src < c->id ? PH_LOWER : ev->src == c->id ? PH_SELF : PH_HIGHER;
 	switch (ev->kind) {
 	case CXL_EV_PKT:
 		arrive(c, s, ev);
 		break;
-	case SW_EV_READY:
+	case SW_EV_READY: {
+		uint32_t o = route(c, s, ev, 1);
 		ev->kind = CXL_EV_PKT;
-		enqueue(c, s, ev, route(c, s, ev, 1));
+		if (s->ahead) {
+			s->pipe_out[o]--;
+			s->pipe_in[(uint32_t)ev->dst_port * CXL_NVC + ev->pkt.mclass]--;
+		}
+		enqueue(c, s, ev, o);
 		break;
+	}
 	case CXL_EV_CREDIT:
 		cxl_credit_apply(&s->cr[ev->dst_port], ev);
 		want(s, ev->dst_port);
@@ -411,7 +599,7 @@ static void sw_finish(sim_comp *c, void *state)
 {
 	sw *s = state;
 
-	*s->held_end = s->held;
+	*s->held_end = s->held - s->en; /* every ready time forwarded ahead is before the stop */
 	for (uint32_t q = 0; q < s->nq; q++)
 		evring_free_all(c, &s->in[q]);
 	for (uint32_t p = 0; p < s->nports; p++)
@@ -432,6 +620,9 @@ static void sw_finish(sim_comp *c, void *state)
 	free(s->ts_pkts);
 	free(s->todo);
 	free(s->queued);
+	free(s->pipe_out);
+	free(s->pipe_in);
+	free(s->ends);
 }
 
 const model_ops cxl_switch_ops = {

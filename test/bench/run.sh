@@ -10,6 +10,10 @@
 #   profile    in every round of PHOLD and rack-4096, also the rank profile
 #              (--profile-ranks 2, core/README.md "Rank profile"): its
 #              predicted 2-rank loop time against the measured one (medians)
+#   events     events per request (run.events_per_request) and process wall
+#              time on 1 rank: the ring trace replay of issue 16 (configs/ring.cfg,
+#              every host replaying the ESF BTree trace, queue 4, Gen 3 x1) and
+#              configs/spine_leaf.cfg (the make run example)
 #   traces     .cxt decode throughput (test/bench/trace_bench.c) and the size
 #              of the ESF traces in .cxt against gzip -9 of their text
 #   micro      the pending-event set (evq_bench.c) and the snoop filter's
@@ -61,7 +65,7 @@ calc() { awk "BEGIN { $1 }"; }
 yes_no() { calc "print ($1) ? \"met\" : \"**missed**\""; }
 
 # Fields of the per-run table ($out/rows, space separated; also runs.csv)
-fields="bench ranks partition round events events_per_s loop_s wall_s peak_rss_max_B windows events_per_window mpi_wait_s sim_time_ps cpu_share identical"
+fields="bench ranks partition round events events_per_s loop_s wall_s peak_rss_max_B windows events_per_window mpi_wait_s sim_time_ps cpu_share identical events_per_request"
 echo "$fields" | tr ' ' ',' > "$csv"
 : > "$out/rows"
 col() { # col BENCH RANKS FIELD -> the values of FIELD over the rounds
@@ -94,6 +98,8 @@ run() {
 	row="$b $n $p $r $(num "$f" events) $(num "$f" events_per_s) $(num "$f" loop_s)"
 	row+=" $(num "$f" wall_s) $(maxlist "$f" peak_rss_bytes) $(num "$f" windows)"
 	row+=" $(num "$f" events_per_window) $(num "$f" mpi_wait_s) $(num "$f" sim_time_ps) $cpu $same"
+	local epr; epr=$(num "$f" events_per_request)
+	row+=" ${epr:-nan}"
 	echo "$row" >> "$out/rows"
 	echo "$row" | tr ' ' ',' >> "$csv"
 	[ "$same" = 1 ] || say "$b on $n ranks ($p): results differ from the 1-rank run!"
@@ -223,6 +229,23 @@ rss_rack_all=$(awk '$1 == "rack" { print $9 }' "$out/rows" | sort -g | tail -1)
 det_phold=$(awk '$1 == "phold" { n++; s += $15 } END { printf "%d of %d", s, n }' "$out/rows")
 det_rack=$(awk '$1 == "rack" { n++; s += $15 } END { printf "%d of %d", s, n }' "$out/rows")
 
+# --- events per request ----------------------------------------------------
+ring_args=()
+if [ -f "$ESF_TRACES/BTree-mini.trace" ] && [ -x "$CXLFAB_TRACE" ]; then
+	"$CXLFAB_TRACE" convert -q "$ESF_TRACES/BTree-mini.trace" "$out/BTree.cxt" ||
+		die "cxlfab-trace convert BTree-mini.trace failed"
+	ring_args=(--set workload.pattern=trace --set "workload.trace=$out/BTree.cxt"
+		--set workload.requests=0 --set workload.queue=4 --set bus.gen=3 --set bus.lanes=1)
+	for r in $(seq "$RUNS"); do
+		say "ring trace replay $r/$RUNS"
+		run ringtrace 1 metis "$r" "$root/configs/ring.cfg" "${ring_args[@]}"
+	done
+fi
+for r in $(seq "$RUNS"); do
+	say "spine_leaf $r/$RUNS"
+	run spineleaf 1 metis "$r" "$root/configs/spine_leaf.cfg"
+done
+
 # --- traces ----------------------------------------------------------------
 trace_ok=0
 if [ -x "$BENCH_DIR/trace_bench" ] && [ -x "$CXLFAB_TRACE" ]; then
@@ -348,6 +371,22 @@ clean_note() { # "; without the contended rounds 3, 5: 1.80x" when there are any
 	echo "| ranks | partition | results = 1-rank run | windows | peak RSS / rank (max) |"
 	echo "|---|---|---|---|---|"
 	awk '$1 == "rack" && $4 == 0 { printf "| %d | %s | %s | %d | %.1f MiB |\n", $2, $3, ($15 == 1) ? "pass" : "**FAIL**", $10, $9 / 1048576 }' "$out/rows"
+	echo
+	echo "## Events per request"
+	echo
+	echo "\`run.events_per_request\` (events of the whole run / requests it completed) and the"
+	echo "process's wall time (start-up and output included), 1 rank, medians of $RUNS runs."
+	echo "Ring trace replay: \`configs/ring.cfg\` with every host replaying the ESF BTree trace,"
+	echo "queue 4, Gen 3 x1 (issue 16); spine_leaf: \`configs/spine_leaf.cfg\` (\`make run\`)."
+	echo
+	echo "| run | events | events / request | events/s | process wall s |"
+	echo "|---|---|---|---|---|"
+	for b in ringtrace spineleaf; do
+		[ -n "$(col "$b" 1 events)" ] || continue
+		calc "printf \"| %s | %d | %.1f | %.2f M | %.3f |\n\", \"$b\", $(col "$b" 1 events | median),
+			$(col "$b" 1 events_per_request | median), $(col "$b" 1 events_per_s | median) / 1e6,
+			$(col "$b" 1 wall_s | median)"
+	done
 	if [ "$trace_ok" = 1 ]; then
 		echo
 		echo "## Traces (.cxt)"

@@ -14,7 +14,8 @@
  * zero-delay self sends run after the current event at the same time;
  * global sends and their lookahead panics; re-sending the handled event
  * reuses it, an unsent one returns to the pool; a link of latency 0 is
- * refused.
+ * refused; sends numbered by the model (sim_send_port_seq) order same-time
+ * arrivals by those numbers, not by when they were sent; sim_stop_time.
  */
 #include <check.h>
 #include <signal.h>
@@ -156,6 +157,61 @@ static void probe_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops probe_ops = { "probe", 0, probe_init, probe_event, NULL, NULL };
+
+/* --- ahead: sends numbered by the model ----------------------------------- */
+
+/*
+ * Component 0 sends four events to component 1 arriving at one time: tags
+ * 0..3 in that send order, numbered 30, 10, 40, 20 (a model sending ahead
+ * numbers its sends by when its plain form would have sent them).
+ */
+static int ahead_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
+{
+	static const uint64_t seq[4] = { 30, 10, 40, 20 };
+
+	(void)state, (void)cf, (void)err;
+	if (c->id != 0)
+		return 0;
+	ck_assert_uint_eq(sim_stop_time(c), 1000000); /* simulation.end 1us, no drain */
+	for (uint32_t k = 0; k < 4; k++) {
+		cxl_event *ev = sim_event_new(c);
+		ev->kind = K_MSG;
+		ev->pkt.tag = k;
+		sim_send_port_seq(c, ev, 0, 100, seq[k]);
+	}
+	return 0;
+}
+
+static void ahead_event(sim_comp *c, void *state, cxl_event *ev)
+{
+	(void)state;
+	simt_log_event(c, ev);
+}
+
+static const model_ops ahead_ops = { "ahead", 0, ahead_init, ahead_event, NULL, NULL };
+
+START_TEST(test_sim_send_port_seq_orders_same_time_arrivals)
+{
+	static const uint32_t want_tag[4] = { 1, 3, 0, 2 }; /* by number: 10, 20, 30, 40 */
+	sim_graph g;
+	simt_run r;
+
+	graph_init(&g);
+	simt_add(&g, &ahead_ops, "A");
+	simt_add(&g, &ahead_ops, "B");
+	graph_add_link(&g, 0, 0, 1, 0, 5, 1);
+	simt_open(&r, &g, "1us", 1);
+	simt_init(&r);
+	simt_go(&r);
+	ck_assert_uint_eq(simt_log_n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_uint_eq(simt_log[i].t, 105);
+		ck_assert_uint_eq(simt_log[i].tag, want_tag[i]);
+	}
+	simt_close(&r);
+	graph_free(&g);
+}
+END_TEST
 
 START_TEST(test_sim_port_send_delay_latency_peer_port)
 {
@@ -487,6 +543,7 @@ Suite *sim_suite(void)
 
 	tcase_add_test(order, test_sim_equal_times_in_src_seq_order);
 	tcase_add_test(sends, test_sim_port_send_delay_latency_peer_port);
+	tcase_add_test(sends, test_sim_send_port_seq_orders_same_time_arrivals);
 	tcase_add_test(sends, test_sim_self_send_zero_delay_after_current);
 	tcase_add_test(sends, test_sim_global_send_at_lookahead);
 	tcase_add_test_raise_signal(misuse, test_sim_port_send_overflow_panics, SIGABRT);
