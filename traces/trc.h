@@ -146,6 +146,9 @@ uint64_t trc_reader_index(const trc_reader *r);
 /* trc_reader_origin - the text format the trace came from. */
 const trc_origin *trc_reader_origin(const trc_reader *r);
 
+/* trc_reader_name - the file name given at open (for messages). */
+const char *trc_reader_name(const trc_reader *r);
+
 /* trc_reader_capacity - block capacity (records per block). */
 uint32_t trc_reader_capacity(const trc_reader *r);
 

@@ -361,6 +361,11 @@ uint32_t trc_reader_capacity(const trc_reader *r)
 	return r->cap;
 }
 
+const char *trc_reader_name(const trc_reader *r)
+{
+	return r->name;
+}
+
 /**
  * trc_reader_close - see trc.h.
  */

@@ -351,6 +351,54 @@ test_lackey_trace_replays_on_64_hosts_identically_on_1_and_2_ranks() {
 	[ "$(json_num timed1/stats.json sim_time_ps)" -ge 310700000 ] || fail "timed replay did not wait"
 }
 
+# one trace on 64 hosts (workload.trace_hosts): with "each" and the interleave equal to
+# the region, host i's accesses all go to memory i mod 8, so each of the 8 memories
+# serves 8 hosts' copies; with "shared" they all go to memory 0.  Same results on
+# every rank count.
+trace_hosts_run() { # MODE N
+	cxl "$2" -q "$CONFIGS/spine_leaf.cfg" -o "$1$2" --set topology.hosts_per_leaf=8 \
+		--set workload.pattern=trace --set workload.trace=g.cxt --set workload.requests=0 \
+		--set workload.trace_hosts="$1" --set workload.trace_region=1GiB \
+		--set workload.interleave=1GiB || fail "$1 on $2 ranks"
+}
+test_one_trace_on_64_hosts_each_region_or_shared() {
+	tr_ gen g.cxt --records 200 --footprint 1M --read-ratio 0.5 || return 1
+	tr_ info g.cxt > i || return 1
+	local r w m n reads writes
+	r=$(field i reads); w=$(field i writes)
+	for mode in each shared; do
+		for n in $RANKS; do trace_hosts_run "$mode" "$n" || return 1; done
+		for n in $MRANKS; do
+			cmp -s <(results "${mode}1/stats.json") <(results "$mode$n/stats.json") ||
+				fail "$mode: 1 and $n ranks differ" || return 1
+		done
+		for m in 0 1 2 3 4 5 6 7; do
+			reads=$(comp_stat "${mode}1" "mem$m" reads); writes=$(comp_stat "${mode}1" "mem$m" writes)
+			if [ "$mode" = each ]; then want="$((8 * r)) $((8 * w))"
+			elif [ "$m" = 0 ]; then want="$((64 * r)) $((64 * w))"
+			else want="0 0"; fi
+			[ "$reads $writes" = "$want" ] ||
+				fail "$mode: mem$m read $reads, wrote $writes (expected $want)" || return 1
+		done
+		echo "$mode: mem0 read $(comp_stat "${mode}1" mem0 reads), mem1 $(comp_stat "${mode}1" mem1 reads) (trace: $r reads)"
+	done
+	expect_error 1 '.*workload.trace_region: 0 bytes: trace_hosts = "each" needs a region size' "$CONFIGS/spine_leaf.cfg" \
+		--set workload.pattern=trace --set workload.trace=g.cxt --set workload.trace_hosts=each ||
+		return 1
+	expect_error 1 '.*workload.trace_region: host7 \(requester 7\) would start at line 7 x [0-9]+, in the device window at 2\^48 bytes' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=g.cxt \
+		--set workload.trace_hosts=each --set workload.trace_region=40TiB || return 1
+	# a record moved into the device window stops the run and names it (host7: 7 x 36 TiB
+	# + 4 TiB = 2^48); a trace of device addresses with no device is refused too
+	tr_ gen h.cxt --records 5 --footprint 1M --base 0x40000000000 || return 1
+	expect_error 1 'h.cxt: record [0-9]: address 0x400000[0-9a-f]+ moved by [0-9]+ lines \(workload.trace_region\) reaches the device window at 2\^48' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=h.cxt \
+		--set workload.trace_hosts=each --set workload.trace_region=36TiB || return 1
+	tr_ gen d.cxt --records 5 --footprint 1M --base 0x1000000000000 || return 1
+	expect_error 1 'd.cxt: record 0: address 0x1000000[0-9a-f]+ is in the window of device 0 \(addresses from 2\^48 up, devwin.h\); host[0-7] reaches 0 devices' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=d.cxt
+}
+
 # valgrind and cc here: record lackey-prog.c afresh, as the sample was
 test_lackey_records_a_real_program() {
 	if ! command -v valgrind > /dev/null || ! command -v cc > /dev/null || [ "$(uname -m)" != x86_64 ]; then
