@@ -293,6 +293,11 @@ static int parse_csv(trc_import *im, trc_rec *r, cxl_err *err)
 			return ifail(im, err, "bad size \"%s\" (expected 1 to 4294967295 bytes)", s);
 		if (c == TRC_COL_SIZE)
 			r->size = (uint32_t)v;
+		if (c == TRC_COL_THREAD && (trc__parse_u64(s, 0, &v) || v > UINT16_MAX))
+			return ifail(im, err, "bad thread \"%s\" (expected a thread index, 0 to "
+				     "65535)", s);
+		if (c == TRC_COL_THREAD)
+			r->thread = (uint16_t)v;
 		if (c <= TRC_COL_TIME_CLK) {
 			r->flags = 0;
 			if (scaled(im, s, c == TRC_COL_TIME_CLK ? im->origin.clock_ps : unit[c],
@@ -395,13 +400,16 @@ static int setup_format(trc_import *im, const trc_import_opts *o, cxl_err *err)
 			im->origin.flags = TRC_ORIGIN_ESF_DELAY;
 		im->pending = 1;
 	} else {
-		int col[TRC_CSV_COLS];
+		int col[TRC_CSV_COLS], ncol;
 		if (im->len > TRC_ORIGIN_TEXT_MAX)
 			return ifail(im, err, "CSV header longer than %d bytes", TRC_ORIGIN_TEXT_MAX);
-		if (trc_csv_columns(im->line, col, &bad) < 0)
+		if ((ncol = trc_csv_columns(im->line, col, &bad)) < 0)
 			return ifail(im, err, "CSV header: %s", bad);
 		memcpy(im->origin.text, im->line, im->len + 1);
 		im->origin.clock_ps = o->clock_ps;
+		for (int i = 0; i < ncol; i++)
+			if (col[i] == TRC_COL_THREAD)
+				im->origin.flags |= TRC_ORIGIN_THREADS;
 		if (im->crlf || im->no_nl)
 			note_noncanonical(im);
 	}
@@ -480,6 +488,7 @@ void trc_import_close(trc_import *im)
 		return;
 	if (im->gz)
 		gzclose(im->gz);
+	trc_tidmap_free(&im->tids);
 	free(im->buf);
 	free(im->name);
 	free(im);

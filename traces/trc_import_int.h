@@ -15,7 +15,8 @@
  * acc[] and handed out one record at a time, lackey's and drcachesim's in
  * pieces that stay within one 64-byte line.
  *
- * Memory: a 64 KiB read buffer and two lines, whatever the input length.
+ * Memory: a 64 KiB read buffer and two lines, whatever the input length,
+ * plus drcachesim's thread map (at most ~1.3 MiB, trc_tidmap.h).
  */
 #ifndef CXL_TRACES_TRC_IMPORT_INT_H
 #define CXL_TRACES_TRC_IMPORT_INT_H
@@ -26,6 +27,7 @@
 #include <zlib.h>
 
 #include "traces/trc_text.h"
+#include "traces/trc_tidmap.h"
 
 /* One access of a tool's line, handed out in pieces that stay within a 64 B line. */
 typedef struct trc__access trc__access;
@@ -67,6 +69,8 @@ struct trc_import {
 	int nacc;                     /* number of them queued */
 	int acc_at;                   /* index of the one being handed out */
 	uint64_t acc_time;            /* their time, ps */
+	uint16_t acc_thread;          /* their thread index (drcachesim; 0 otherwise) */
+	trc_tidmap tids;              /* drcachesim: thread ids to indices */
 };
 
 /**

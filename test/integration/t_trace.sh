@@ -458,10 +458,59 @@ test_ramulator_cpu_and_drcachesim_give_their_records() {
 	              2 : total instructions
 	END
 	tr_ convert -q --ipns 2 view.txt v.cxt || return 1
-	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size\n18884500,0x7fdf64e2adc8,R,8')" ] ||
+	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size,thread\n18884500,0x7fdf64e2adc8,R,8,0')" ] ||
 		fail "drcachesim records: $(tr_ cat v.cxt)" || return 1
 	tr_ info v.cxt | grep -q '^origin: *drcachesim (time: instruction index x 500ps, 2 instructions/ns)' ||
 		fail "drcachesim origin: $(tr_ info v.cxt | grep origin)"
+}
+
+# Threads (.cxt version 3): drcachesim's thread ids become indices 0.. in order of first
+# appearance; info and cat show them; split --by thread and --rebase; a CSV thread column
+# round-trips byte for byte; a trace without threads stays version 2.
+test_threads_kept_shown_and_split() {
+	# the view tool's old-format sample (drcachesim.dox.in), two threads, and a third
+	cat > view.txt <<-'END'
+	Output format:
+	<record#>: T<tid> <record details>
+	   173369: T1774669 ifetch       3 byte(s) @ 0x0000000000402680 f3 48 a5             rep movsq
+	   173370: T1774669 read         8 byte(s) @ 0x00007f8881e37c70 by PC 0x0000000000402680
+	   173371: T1774669 write        8 byte(s) @ 0x00007f8881e37a70 by PC 0x0000000000402680
+	   173372: T1774668 <marker: timestamp 13309323446399692>
+	   173373: T1774668 <marker: tid 1774668 on core 3>
+	   173374: T1774668 ifetch       4 byte(s) @ 0x000000000040361a 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173375: T1774668 read         8 byte(s) @ 0x00007ffdf9d85088 by PC 0x000000000040361a
+	   173376: T1774669 ifetch       4 byte(s) @ 0x000000000040361e 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173377: T1774669 write        8 byte(s) @ 0x00007f8881e37a78 by PC 0x000000000040361e
+	   173378: T99 ifetch       4 byte(s) @ 0x0000000000403622 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173379: T99 read         4 byte(s) @ 0x0000000000600000 by PC 0x0000000000403622
+	END
+	tr_ convert -q view.txt v.cxt || return 1
+	tr_ info v.cxt > i || return 1
+	[ "$(field i threads)" = "3 (indices 0..2)" ] || fail "info threads: $(field i threads)" || return 1
+	[ "$(field i format)" = ".cxt version 3" ] || fail "info format: $(field i format)" || return 1
+	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size,thread\n0,0x7f8881e37c70,R,8,0\n0,0x7f8881e37a70,W,8,0\n1000,0x7ffdf9d85088,R,8,1\n2000,0x7f8881e37a78,W,8,0\n3000,0x600000,R,4,2')" ] ||
+		fail "cat: $(tr_ cat v.cxt)" || return 1
+	# one output per thread; with --rebase each starts at 0
+	tr_ split v.cxt 't%d.cxt' --hosts 3 --by thread || return 1
+	[ "$(tr_ cat t0.cxt | tail -n +2 | tr '\n' ' ')" = "0,0x7f8881e37c70,R,8,0 0,0x7f8881e37a70,W,8,0 2000,0x7f8881e37a78,W,8,0 " ] ||
+		fail "thread 0: $(tr_ cat t0.cxt)" || return 1
+	tr_ split v.cxt 's%d.cxt' --hosts 3 --by thread --rebase || return 1
+	[ "$(tr_ cat s1.cxt | tail -n +2)" = "0,0x7ffdf9d85088,R,8,1" ] || fail "thread 1 rebased: $(tr_ cat s1.cxt)" || return 1
+	[ "$(tr_ cat s2.cxt | tail -n +2)" = "0,0x600000,R,4,2" ] || fail "thread 2 rebased: $(tr_ cat s2.cxt)" || return 1
+	# the parts hold every record once
+	[ "$(for h in 0 1 2; do tr_ cat "t$h.cxt" | tail -n +2; done | sort)" = "$(tr_ cat v.cxt | tail -n +2 | sort)" ] ||
+		fail "split --by thread lost or duplicated records" || return 1
+	# a CSV with a thread column comes back byte for byte; other targets drop the thread
+	printf 'time_ns,addr,op,size,thread\n1,0x40,R,64,7\n2,0x80,W,64,0\n' > th.csv
+	tr_ convert th.csv th.cxt > /dev/null || return 1
+	tr_ cat th.cxt | cmp - th.csv || fail "thread CSV round trip" || return 1
+	[ "$(tr_ cat --to esf th.cxt)" = "$(printf '0x40 R 1\n0x80 W 2')" ] || fail "esf of a thread trace" || return 1
+	# without threads: version 2 and no thread column
+	tr_ gen g.cxt --records 10 || return 1
+	[ "$(tr_ info g.cxt | field /dev/stdin format)" = ".cxt version 2" ] || fail "gen is not version 2" || return 1
+	tr_ info g.cxt | grep -q '^threads: *none recorded' || fail "gen threads: $(tr_ info g.cxt | grep threads)" || return 1
+	[ "$(tr_ cat g.cxt | head -1)" = "time_ps,addr,op,size" ] || fail "gen header: $(tr_ cat g.cxt | head -1)" || return 1
+	trace_error '--by sideways: unknown \(expected range\|roundrobin\|thread\)' split v.cxt 'x%d.cxt' --hosts 2 --by sideways
 }
 
 test_tools_errors_name_line_and_field() {

@@ -46,13 +46,14 @@ START_TEST(test_trc_write_refuses_bad_records)
 	last.addr = UINT64_MAX - 63; /* 64 bytes: the last byte is 2^64 - 1, fine */
 	o.op = 2;
 	f.flags = 0x80;
-	pad.pad = 1;
+	pad.thread = 1;
 	expect_add_error(&ok, &t, "time is before the previous record's (records must be sorted "
 			 "by time)");
 	expect_add_error(&ok, &s, "size 0");
 	expect_add_error(&ok, &o, "op is neither read nor write");
 	expect_add_error(&ok, &f, "unknown flags");
-	expect_add_error(&ok, &pad, "unknown flags");
+	expect_add_error(&ok, &pad, "thread index in a trace without threads (origin lacks "
+			 "TRC_ORIGIN_THREADS)");
 	/* the requester splits a record into the lines [addr, addr + size): it wrapped */
 	expect_add_error(&ok, &past, "address + size past 2^64 (bytes beyond the 64-bit "
 			 "address space)");

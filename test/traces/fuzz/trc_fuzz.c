@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_rec(const trc_rec *r, uint64_t *last)
 {
-	if (r->time < *last || !r->size || r->op > TRC_WRITE || r->flags & ~TRC_REC_NOTIME || r->pad)
+	if (r->time < *last || !r->size || r->op > TRC_WRITE || r->flags & ~TRC_REC_NOTIME )
 		abort();
 	if (r->addr > UINT64_MAX - (r->size - 1))
 		abort();
