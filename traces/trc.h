@@ -72,8 +72,9 @@ enum trc_fmt {
 	TRC_FMT_RAMULATOR2 = 6, /* Ramulator2 LoadStoreTrace: LD|ST ADDR (bubbles: with time) */
 	TRC_FMT_RAMULATOR_CPU = 7, /* Ramulator CPU / Ramulator2 SimpleO3: BUBBLES ADDR [WBADDR] */
 	TRC_FMT_DRCACHESIM = 8, /* DynamoRIO drcachesim `view` output */
+	TRC_FMT_CHAMPSIM = 9, /* ChampSim binary trace: 64-byte instruction records */
 };
-#define TRC_FMT_COUNT 9
+#define TRC_FMT_COUNT 10
 
 #define TRC_ORIGIN_ESF_DELAY 0x100u /* ESF ticks were delays since the previous record */
 #define TRC_ORIGIN_THREADS 0x200u /* records carry thread indices (.cxt version 3) */
@@ -90,7 +91,7 @@ typedef struct trc_reader trc_reader;
 typedef struct trc_writer trc_writer;
 
 /* trc_fmt_name - "none", "esf", "dramsim3", "csv", "lackey", "ramulator",
- * "ramulator2", "ramulator-cpu" or "drcachesim" ("?" out of range). */
+ * "ramulator2", "ramulator-cpu", "drcachesim" or "champsim" ("?" out of range). */
 const char *trc_fmt_name(int fmt);
 
 /**

@@ -21,8 +21,8 @@
  *   8      2     version: 3 with TRC_ORIGIN_THREADS, else 2 (1 is read too;
  *                it never has the ABS flag)
  *   10     2     header length H = 48 + L (bytes, CRC included)
- *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*, 0..8; values
- *                4..8, the tools' formats, came later than version 2, and a
+ *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*, 0..9; values
+ *                4..9, the tools' formats, came later than version 2, and a
  *                reader built before them refuses such a file as "bad origin
  *                in header"), bit 8 TRC_ORIGIN_ESF_DELAY (ESF ticks were
  *                delays), bit 9 TRC_ORIGIN_THREADS (records carry thread

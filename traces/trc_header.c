@@ -12,7 +12,7 @@
 
 static const char *const fmt_names[TRC_FMT_COUNT] = {
 	"none", "esf", "dramsim3", "csv", "lackey", "ramulator", "ramulator2", "ramulator-cpu",
-	"drcachesim",
+	"drcachesim", "champsim",
 };
 
 /**
@@ -33,7 +33,7 @@ const char *trc_fmt_name(int fmt)
  * @err: OUT error record, may be NULL
  *
  * ESF and DRAMsim3 need a clock, and so do the formats whose time counts
- * instructions (lackey, ramulator-cpu, drcachesim: the time of one
+ * instructions (lackey, ramulator-cpu, drcachesim, champsim: the time of one
  * instruction); a Ramulator memory trace has no time and no clock;
  * TRC_ORIGIN_ESF_DELAY is only for ESF (TRC_ORIGIN_THREADS is for any
  * format); the text is only for CSV, at most
@@ -51,7 +51,8 @@ int trc__origin_check(const trc_origin *o, cxl_err *err)
 		return cxl_err_set(err, CXL_EINVAL, "origin flags 0x%x not valid for %s",
 				   (unsigned)o->flags, trc_fmt_name(o->fmt));
 	if ((o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3 || o->fmt == TRC_FMT_LACKEY ||
-	     o->fmt == TRC_FMT_RAMULATOR_CPU || o->fmt == TRC_FMT_DRCACHESIM) && !o->clock_ps)
+	     o->fmt == TRC_FMT_RAMULATOR_CPU || o->fmt == TRC_FMT_DRCACHESIM ||
+	     o->fmt == TRC_FMT_CHAMPSIM) && !o->clock_ps)
 		return cxl_err_set(err, CXL_EINVAL, "%s origin needs a clock", trc_fmt_name(o->fmt));
 	if (o->fmt == TRC_FMT_RAMULATOR && o->clock_ps)
 		return cxl_err_set(err, CXL_EINVAL, "ramulator origin has no clock");

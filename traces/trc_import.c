@@ -98,7 +98,8 @@ static int read_line(trc_import *im, cxl_err *err)
 			break;
 		if (c == '\0') {
 			im->lineno++;
-			return ifail(im, err, "NUL byte (not a text trace)");
+			return ifail(im, err, "NUL byte (not a text trace; a binary ChampSim trace needs "
+				     "--from champsim)");
 		}
 		if (im->len == TRC_TEXT_LINE_MAX - 1) {
 			im->lineno++;
@@ -327,6 +328,8 @@ int trc_import_next(trc_import *im, trc_rec *rec, cxl_err *err)
 	trc_rec r = { .size = 64 };
 	int rc;
 
+	if (im->cs)
+		return trc__champsim_next(im, rec, err);
 	if (trc__tools_multi(im->origin.fmt))
 		return trc__tools_next(im, rec, err);
 	if (!im->pending && (rc = trc__next_line(im, err)) <= 0)
@@ -372,7 +375,8 @@ static int detect(trc_import *im, cxl_err *err)
 	}
 	return ifail(im, err, "cannot tell the trace format (expected ESF \"0xADDR R|W TICK\", "
 		     "DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, valgrind lackey, "
-		     "Ramulator, Ramulator2 or drcachesim view output; give --from)");
+		     "Ramulator, Ramulator2 or drcachesim view output; give --from, e.g. "
+		     "--from champsim for a binary ChampSim trace)");
 }
 
 /* Set up origin and exporter once the format is known. */
@@ -436,6 +440,12 @@ int trc_import_open(trc_import **out, const char *path, const trc_import_opts *o
 		return cxl_err_set(err, CXL_EINVAL, "%s: unknown format %d", path, o->fmt);
 	im = xcalloc(1, sizeof(*im));
 	im->name = xstrdup(path);
+	if (o->fmt == TRC_FMT_CHAMPSIM || (!o->fmt && trc__champsim_sniff(path))) {
+		if ((rc = trc__champsim_open(im, path, o, err)))
+			goto fail;
+		*out = im;
+		return 0;
+	}
 	im->gz = strcmp(path, "-") ? gzopen(path, "rb") : gzdopen(dup(0), "rb");
 	if (!im->gz) {
 		rc = cxl_err_set(err, CXL_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -489,6 +499,7 @@ void trc_import_close(trc_import *im)
 	if (im->gz)
 		gzclose(im->gz);
 	trc_tidmap_free(&im->tids);
+	trc__champsim_close(im);
 	free(im->buf);
 	free(im->name);
 	free(im);

@@ -42,8 +42,13 @@ struct trc__access {
 					 bytes: bounds the records one line can give to
 					 2 x 1025 */
 
+#define TRC_CHAMPSIM_RECORD 64 /* bytes of one ChampSim instruction record */
+
+typedef struct trc__champsim trc__champsim;
+
 struct trc_import {
-	gzFile gz;                    /* input, plain or gzip */
+	gzFile gz;                    /* input, plain or gzip (text formats) */
+	trc__champsim *cs;            /* the ChampSim reader (binary), NULL for text */
 	char *name;                   /* for messages */
 	unsigned char *buf;           /* read buffer, BUF_SIZE bytes */
 	size_t have, at;              /* bytes in buf, next unread byte */
@@ -127,5 +132,34 @@ static inline int trc__tools_multi(int fmt)
  * ..." naming the line, CXL_EIO on a read error.
  */
 int trc__tools_next(trc_import *im, trc_rec *rec, cxl_err *err);
+
+/**
+ * trc__champsim_sniff - 1 if @path looks like a ChampSim trace without
+ * reading it as text: its name holds ".champsim" (ChampSim's traces are
+ * NAME.champsimtrace.xz) or it starts with the xz magic (text traces are
+ * plain or gzip).
+ */
+int trc__champsim_sniff(const char *path);
+
+/**
+ * trc__champsim_open - open @path (or "-") as a ChampSim trace, plain,
+ * gzip or xz by its first bytes, into im->cs; sets the origin (champsim,
+ * the time of one instruction: @o's clock or TRC_DEFAULT_INSTR_PS).
+ * Return: 0; CXL_EIO (cannot open or read); CXL_EINVAL (empty, a .cxt).
+ * On failure im->cs may be set: trc__champsim_close releases it.
+ */
+int trc__champsim_open(trc_import *im, const char *path, const trc_import_opts *o,
+		       cxl_err *err);
+
+/**
+ * trc__champsim_next - trc_import_next for ChampSim: the next access (64 B,
+ * line-aligned) of the instructions' memory operands.
+ * Return: 1 with @rec, 0 at the end, CXL_EINVAL "FILE: instruction N: ..."
+ * (truncated record, bad branch byte, bad compressed data), CXL_EIO.
+ */
+int trc__champsim_next(trc_import *im, trc_rec *rec, cxl_err *err);
+
+/* trc__champsim_close - release im->cs (NULL-safe). */
+void trc__champsim_close(trc_import *im);
 
 #endif

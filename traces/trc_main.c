@@ -38,7 +38,7 @@ static const char help_convert[] =
 	"Import a text trace into the compressed .cxt format (IN '-' reads stdin; gzip input\n"
 	"is read transparently).  The format is detected from the first line unless given.\n"
 	"  --from FMT            esf | dramsim3 | csv | lackey | ramulator | ramulator2 |\n"
-	"                        ramulator-cpu | drcachesim\n"
+	"                        ramulator-cpu | drcachesim | champsim\n"
 	"                        esf:      0xADDR R|W TICK    (TICK: issue time in clock ticks,\n"
 	"                                  0 = as soon as possible: the previous record's time)\n"
 	"                        dramsim3: 0xADDR READ|WRITE CYCLE  (absolute DRAM cycle)\n"
@@ -54,11 +54,16 @@ static const char help_convert[] =
 	"                        ramulator-cpu: BUBBLES ADDR [WBADDR]  (Ramulator CPU trace,\n"
 	"                                  Ramulator2 SimpleO3: a read, and a write-back)\n"
 	"                        drcachesim: the view tool's output (read/write records;\n"
-	"                                  thread ids are not kept)\n"
+	"                                  thread ids kept as indices 0.. in order of appearance)\n"
+	"                        champsim: ChampSim binary trace, plain, .gz or .xz (64-byte\n"
+	"                                  instruction records; each memory operand a 64 B\n"
+	"                                  read or write of its line); detected by the xz\n"
+	"                                  magic or a name holding .champsim\n"
 	"                        Accesses of lackey and drcachesim are split at 64 B lines.\n"
 	"  --clock TIME          time of one ESF tick / DRAMsim3 cycle / CSV time|cycle unit,\n"
 	"                        e.g. 1ns, 0.625ns (default 1ns for esf and dramsim3); for\n"
-	"                        lackey, ramulator-cpu, ramulator2 with bubbles and drcachesim\n"
+	"                        lackey, ramulator-cpu, ramulator2 with bubbles, drcachesim\n"
+	"                        and champsim\n"
 	"                        the time of one instruction (default 1ns): an access is at\n"
 	"                        (index of its instruction, from 0) x TIME\n"
 	"  --ipns R              the same as instructions per ns (1 = --clock 1ns, 2.5 =\n"
@@ -69,7 +74,7 @@ static const char help_convert[] =
 	"                        readers hold one block: memory ~80 B x N\n"
 	"  --strict              refuse input that is not in canonical form (see README); for\n"
 	"                        the formats cat prints back (not lackey, ramulator-cpu,\n"
-	"                        drcachesim)\n"
+	"                        drcachesim, champsim)\n"
 	"  -q, --quiet           print nothing but errors\n"
 	"Prints 'IN -> OUT: N records, B bytes (b bytes/record)'.  Lines that are not canonical\n"
 	"(upper-case hex, CRLF, extra blanks, blank lines...) are normalised with a note: `cat`\n"
@@ -133,10 +138,11 @@ static const char help_split[] =
 
 /* Formats by name: --from takes them all, --to those with an exporter. */
 static const char *const from_choices[] = { "esf", "dramsim3", "csv", "lackey", "ramulator",
-					    "ramulator2", "ramulator-cpu", "drcachesim" };
+					    "ramulator2", "ramulator-cpu", "drcachesim",
+					    "champsim" };
 static const int from_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_LACKEY,
 				 TRC_FMT_RAMULATOR, TRC_FMT_RAMULATOR2, TRC_FMT_RAMULATOR_CPU,
-				 TRC_FMT_DRCACHESIM };
+				 TRC_FMT_DRCACHESIM, TRC_FMT_CHAMPSIM };
 static const char *const to_choices[] = { "esf", "dramsim3", "csv", "ramulator", "ramulator2" };
 static const int to_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_RAMULATOR,
 			       TRC_FMT_RAMULATOR2 };

@@ -65,8 +65,17 @@
  *             appearance (trc_tidmap.h; at most 65536), kept in trc_rec.thread
  *             (TRC_ORIGIN_THREADS, a version-3 .cxt).
  *
+ * A binary format (traces/trc_import_champsim.c has the layout):
+ *
+ *   champsim  ChampSim traces (tracer/pin/champsim_tracer.cpp,
+ *             trace_instr_format_t; plain, .gz or .xz): 64-byte instruction
+ *             records; each non-zero source_memory is a 64 B read of its
+ *             line, then each non-zero destination_memory a 64 B write.
+ *             Detected by the xz magic or a name holding ".champsim";
+ *             otherwise give the format.  Errors "FILE: instruction N: ...".
+ *
  * Time of the formats that count instructions (lackey, ramulator-cpu,
- * ramulator2 with bubbles, drcachesim): the index of the access's
+ * ramulator2 with bubbles, drcachesim, champsim): the index of the access's
  * instruction, from 0, times the clock, which is then the time of one
  * instruction (default TRC_DEFAULT_INSTR_PS, one instruction per ns).
  * lackey counts I lines; drcachesim takes INSTR# (the view tool's count of
@@ -123,7 +132,8 @@ static inline int trc_fmt_exports(int fmt)
 static inline int trc_fmt_counts_instructions(int fmt, uint64_t clock_ps)
 {
 	return fmt == TRC_FMT_LACKEY || fmt == TRC_FMT_RAMULATOR_CPU ||
-	       fmt == TRC_FMT_DRCACHESIM || (fmt == TRC_FMT_RAMULATOR2 && clock_ps);
+	       fmt == TRC_FMT_DRCACHESIM || fmt == TRC_FMT_CHAMPSIM ||
+	       (fmt == TRC_FMT_RAMULATOR2 && clock_ps);
 }
 
 typedef struct trc_import_opts trc_import_opts;

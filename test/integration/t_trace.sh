@@ -513,6 +513,42 @@ test_threads_kept_shown_and_split() {
 	trace_error '--by sideways: unknown \(expected range\|roundrobin\|thread\)' split v.cxt 'x%d.cxt' --hosts 2 --by sideways
 }
 
+# ChampSim binary traces (the committed samples, written by test_trc_import_champsim.c's
+# generator in the layout of ChampSim's tracer/pin/champsim_tracer.cpp): plain and .xz give
+# the same records; reads and writes are the non-zero source_memory and destination_memory
+# slots counted straight from the bytes (od); the trace replays on 1 and 2 ranks identically.
+test_champsim_plain_and_xz() {
+	local s=$SAMPLES/champsim-small.champsimtrace rw
+	tr_ convert "$s" p.cxt > /dev/null || return 1
+	tr_ convert --ipns 4 "$s.xz" x.cxt > /dev/null || return 1
+	tr_ cat p.cxt > p.txt && tr_ cat --to csv --clock 250ps x.cxt | sed 1d > x.txt || return 1
+	cmp <(sed 1d p.txt | cut -d, -f2-) <(cut -d, -f2- x.txt) || fail "plain and xz records differ" || return 1
+	rw=$(od -An -v -t x8 -w64 "$s" | awk '{ for (i = 5; i <= 8; i++) if ($i !~ /^0+$/) r++
+		for (i = 3; i <= 4; i++) if ($i !~ /^0+$/) w++ } END { print r + 0, w + 0 }')
+	tr_ info p.cxt > i || return 1
+	echo "od: reads writes = $rw; info: $(field i reads) $(field i writes)"
+	[ "$(field i reads) $(field i writes)" = "$rw" ] || fail "counts differ from the bytes" || return 1
+	field i origin | grep -q '^champsim (time: instruction index x 1ns, 1 instructions/ns)' ||
+		fail "origin: $(field i origin)" || return 1
+	tr_ info x.cxt | grep -q '^origin: *champsim (time: instruction index x 250ps, 4 instructions/ns)' ||
+		fail "xz origin: $(tr_ info x.cxt | grep origin)" || return 1
+	# the last instruction (47) holds the last access: 47 ns
+	[ "$(field i time | sed 's/,.*//')" = "first 1ns" ] || fail "time $(field i time)" || return 1
+	grep -q '^47000,' p.txt || fail "no access of instruction 47" || return 1
+	for n in 1 2; do
+		cxl "$n" -q "$CONFIGS/spine_leaf.cfg" -o "c$n" --set workload.pattern=trace \
+			--set workload.trace=p.cxt --set workload.requests=0 --set workload.replay=timed || return 1
+	done
+	cmp -s <(results c1/stats.json) <(results c2/stats.json) || fail "1 and 2 ranks differ" || return 1
+	[ "$(json_num c1/stats.json reads) $(json_num c1/stats.json writes)" = "$(echo "$rw" | awk '{ print 8 * $1, 8 * $2 }')" ] ||
+		fail "replay: $(json_num c1/stats.json reads) reads, $(json_num c1/stats.json writes) writes" || return 1
+	cp "$s" plain.bin
+	trace_error 'plain.bin:1: NUL byte \(not a text trace; a binary ChampSim trace needs --from champsim\)' convert plain.bin y.cxt || return 1
+	tr_ convert -q --from champsim plain.bin y.cxt && cmp <(tr_ cat y.cxt) p.txt || fail "--from champsim" || return 1
+	head -c 100 "$s" > short.champsimtrace
+	trace_error 'short.champsimtrace: instruction 1: truncated record: 36 of 64 bytes' convert short.champsimtrace z.cxt
+}
+
 test_tools_errors_name_line_and_field() {
 	printf '==1== Lackey\nI  00401000,3\n S 00401000\n' > a.log
 	trace_error 'a.log:3: field size: missing \(expected "S ADDR,SIZE"\)' convert a.log a.cxt || return 1

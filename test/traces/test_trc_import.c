@@ -210,7 +210,8 @@ START_TEST(test_trc_import_detection_and_override)
 		     "time_us, time, cycle, addr, op, size, thread)");
 	import_fails("hello world\n", NULL, "1: cannot tell the trace format (expected ESF "
 		     "\"0xADDR R|W TICK\", DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, "
-		     "valgrind lackey, Ramulator, Ramulator2 or drcachesim view output; give --from)");
+		     "valgrind lackey, Ramulator, Ramulator2 or drcachesim view output; give "
+		     "--from, e.g. --from champsim for a binary ChampSim trace)");
 }
 END_TEST
 
@@ -316,7 +317,8 @@ START_TEST(test_trc_import_refuses_odd_files)
 	ck_assert_int_eq(trc_import_open(&im, p, NULL, &err), 0);
 	ck_assert_int_eq(trc_import_next(im, &r, &err), 1);
 	ck_assert_int_eq(trc_import_next(im, &r, &err), CXL_EINVAL);
-	snprintf(want, sizeof(want), "%s:2: NUL byte (not a text trace)", p);
+	snprintf(want, sizeof(want), "%s:2: NUL byte (not a text trace; a binary "
+		 "ChampSim trace needs --from champsim)", p);
 	ck_assert_str_eq(err.msg, want);
 	trc_import_close(im);
 }
