@@ -13,6 +13,9 @@
  * a line that differs from its own re-print was not canonical and is counted
  * (the record is still exact).
  *
+ * A ChampSim trace (binary: --from champsim, the xz magic or a ".champsim"
+ * name) skips the line reader: trc_import_champsim.c reads its records.
+ *
  * Memory: the buffer and one line, whatever the input length.
  */
 #include "traces/trc_import_int.h"

@@ -1,9 +1,11 @@
 /*
  * traces/trc_import_int.h - the text importer's state, shared by
  * traces/trc_import.c (ESF, DRAMsim3, CSV: line reading, detection, the
- * canonical check) and traces/trc_import_tools.c (the output of valgrind
- * lackey, Ramulator, Ramulator2 and DynamoRIO drcachesim), and by their
- * unit tests.  Formats and their contracts are in trc_text.h.
+ * canonical check), traces/trc_import_tools.c (the output of valgrind
+ * lackey, Ramulator, Ramulator2 and DynamoRIO drcachesim) and
+ * traces/trc_import_champsim.c (ChampSim's binary traces, which bypass the
+ * line reader: im->cs), and by their unit tests.  Formats and their
+ * contracts are in trc_text.h.
  *
  * Flow: trc_import_open reads the first non-blank line, detects the format
  * (trc__tools_detect first, as a lackey line or banner holds a comma), and
