@@ -6,9 +6,10 @@
  * absolute), a class byte (bit length of the zigzag line delta) or a high
  * byte (top bits of an absolute line), optional low address bits, varint
  * time deltas, optional varint sizes, optional varint thread indices
- * (version 3), then the remaining address bits packed.  Deflate then sees homogeneous runs: the tag and class columns
- * have small alphabets that Huffman-code well, the high column has the skew
- * of where the program's memory lies, constant columns vanish, and the
+ * (version 3), then the remaining address bits packed.  Deflate then sees
+ * homogeneous runs: the tag and class columns have small alphabets that
+ * Huffman-code well, the high column has the skew of where the program's
+ * memory lies, constant columns vanish, and the
  * packed bits (the actual entropy of irregular address streams) are left
  * alone.  The reference to one of the 16 previous lines lets interleaved
  * streams (a pointer chase beside a sequential scan) each keep small deltas.

@@ -243,7 +243,10 @@ START_TEST(test_trc_read_crafted_is_valid)
 }
 END_TEST
 
-/* Versions 1 and 2 read; 0, 3 (without the threads flag) and 4 are refused (header CRC kept right). */
+/*
+ * Versions 1 and 2 read; 0, 3 (without the threads flag) and 4 are refused
+ * (header CRC kept right).
+ */
 START_TEST(test_trc_read_versions)
 {
 	static const struct {
