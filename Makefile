@@ -17,7 +17,8 @@
 MAKEFLAGS += -rR --no-print-directory
 -include config.mak
 
-DEB_PKGS := libopenmpi-dev openmpi-bin libconfig-dev check zlib1g-dev libmetis-dev pkg-config
+DEB_PKGS := libopenmpi-dev openmpi-bin libconfig-dev check zlib1g-dev liblzma-dev libmetis-dev \
+	pkg-config
 FIG_PKGS := python3-matplotlib   # make figures only
 CC := mpicc
 
@@ -37,7 +38,7 @@ WARN := -Wall -Wextra -Werror -Wwrite-strings -Wstrict-prototypes -Wvla \
 	-Wpointer-arith -Wold-style-definition -Wcast-function-type -fno-common
 CFLAGS := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -I. $(SAN_FLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SAN_FLAGS)
-LIBS := -lconfig -lmetis -lz -lm
+LIBS := -lconfig -lmetis -lz -llzma -lm
 CHECK_LIBS := -lcheck_pic -lsubunit -lrt -pthread
 
 ifeq ($(V),1)
@@ -191,7 +192,7 @@ fuzz:
 	@mkdir -p build/fuzz/corpus
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o build/fuzz/trc_fuzz $(FUZZ_SRC) -lz -lm
+		-o build/fuzz/trc_fuzz $(FUZZ_SRC) -lz -llzma -lm
 	$(Q)cd build/fuzz && ./trc_fuzz -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
 		-print_final_stats=1 corpus ../../traces/samples ../../test/traces/corpus
 

@@ -3,11 +3,12 @@
  * streaming reader and the writer (design §6; byte layout in trc_format.h).
  *
  * A trace is a sequence of records sorted by time (equal times allowed):
- * absolute time in picoseconds, byte address, size, read or write.  The
+ * absolute time in picoseconds, byte address, size, read or write, and
+ * (with TRC_ORIGIN_THREADS, version 3) the index of the thread that made it.  The
  * writer delta-codes and deflates them in blocks of up to B records (default
  * TRC_CAP_DEFAULT = 4096); the reader decodes one block at a time, so its
  * memory is bounded by the block capacity and never grows with the trace
- * length: at most 24 B (records) + 26 B (payload) + its zlib bound
+ * length: at most 24 B (records) + 29 B (payload) + its zlib bound
  * (compressed) bytes plus inflate's ~40 KiB, i.e. <= 350 KiB at the default
  * B, 70-140 KiB measured (the buffers grow to the largest block seen).
  * Each block is independently decodable and carries a CRC of
@@ -53,7 +54,9 @@ struct trc_rec {
 	uint32_t size;  /* bytes, >= 1 (64 for ESF and DRAMsim3 traces) */
 	uint8_t op;     /* TRC_READ or TRC_WRITE */
 	uint8_t flags;  /* TRC_REC_* */
-	uint16_t pad;   /* 0 (keeps the struct equal to its 24-byte image) */
+	uint16_t thread; /* thread index, 0.. in order of first appearance (0 where the
+			    trace has none: no TRC_ORIGIN_THREADS); keeps the struct
+			    equal to its 24-byte image */
 };
 
 /* The text format a trace was converted from (header flags bits 0-7). */
@@ -69,10 +72,12 @@ enum trc_fmt {
 	TRC_FMT_RAMULATOR2 = 6, /* Ramulator2 LoadStoreTrace: LD|ST ADDR (bubbles: with time) */
 	TRC_FMT_RAMULATOR_CPU = 7, /* Ramulator CPU / Ramulator2 SimpleO3: BUBBLES ADDR [WBADDR] */
 	TRC_FMT_DRCACHESIM = 8, /* DynamoRIO drcachesim `view` output */
+	TRC_FMT_CHAMPSIM = 9, /* ChampSim binary trace: 64-byte instruction records */
 };
-#define TRC_FMT_COUNT 9
+#define TRC_FMT_COUNT 10
 
 #define TRC_ORIGIN_ESF_DELAY 0x100u /* ESF ticks were delays since the previous record */
+#define TRC_ORIGIN_THREADS 0x200u /* records carry thread indices (.cxt version 3) */
 
 typedef struct trc_origin trc_origin;
 struct trc_origin {
@@ -86,7 +91,7 @@ typedef struct trc_reader trc_reader;
 typedef struct trc_writer trc_writer;
 
 /* trc_fmt_name - "none", "esf", "dramsim3", "csv", "lackey", "ramulator",
- * "ramulator2", "ramulator-cpu" or "drcachesim" ("?" out of range). */
+ * "ramulator2", "ramulator-cpu", "drcachesim" or "champsim" ("?" out of range). */
 const char *trc_fmt_name(int fmt);
 
 /**
@@ -146,6 +151,12 @@ uint64_t trc_reader_index(const trc_reader *r);
 /* trc_reader_origin - the text format the trace came from. */
 const trc_origin *trc_reader_origin(const trc_reader *r);
 
+/* trc_reader_version - the file's format version (1..TRC_VERSION). */
+unsigned trc_reader_version(const trc_reader *r);
+
+/* trc_reader_name - the file name given at open (for messages). */
+const char *trc_reader_name(const trc_reader *r);
+
 /* trc_reader_capacity - block capacity (records per block). */
 uint32_t trc_reader_capacity(const trc_reader *r);
 
@@ -158,7 +169,9 @@ void trc_reader_close(trc_reader *r);
  * @path:     file to create; written through a temporary file in the same
  *            directory and renamed at trc_writer_close(), so a failed or
  *            interrupted write never leaves a partial trace at @path
- * @origin:   text format to record in the header (NULL: TRC_FMT_NONE)
+ * @origin:   text format to record in the header (NULL: TRC_FMT_NONE); with
+ *            TRC_ORIGIN_THREADS the file is version 3 (records keep their
+ *            thread), else version 2 (readable by older readers)
  * @capacity: records per block, 1..TRC_CAP_MAX; 0 means TRC_CAP_DEFAULT
  * @err:      OUT error record, may be NULL
  *
@@ -173,7 +186,7 @@ int trc_writer_open(trc_writer **out, const char *path, const trc_origin *origin
  * @w:   the writer
  * @rec: the record; its time must not be below the previous record's, its
  *       size at least 1, its op TRC_READ or TRC_WRITE, flags only
- *       TRC_REC_NOTIME, pad 0
+ *       TRC_REC_NOTIME, thread 0 unless the origin has TRC_ORIGIN_THREADS
  * @err: OUT error record, may be NULL
  *
  * Return: 0; CXL_EINVAL for a bad record ("record N: ..."); CXL_EIO when a

@@ -5,10 +5,11 @@
  * Encoding is a column split: a tag byte (op, no-time flag, reference or
  * absolute), a class byte (bit length of the zigzag line delta) or a high
  * byte (top bits of an absolute line), optional low address bits, varint
- * time deltas, optional varint sizes, then the remaining address bits
- * packed.  Deflate then sees homogeneous runs: the tag and class columns
- * have small alphabets that Huffman-code well, the high column has the skew
- * of where the program's memory lies, constant columns vanish, and the
+ * time deltas, optional varint sizes, optional varint thread indices
+ * (version 3), then the remaining address bits packed.  Deflate then sees
+ * homogeneous runs: the tag and class columns have small alphabets that
+ * Huffman-code well, the high column has the skew of where the program's
+ * memory lies, constant columns vanish, and the
  * packed bits (the actual entropy of irregular address streams) are left
  * alone.  The reference to one of the 16 previous lines lets interleaved
  * streams (a pointer chase beside a sequential scan) each keep small deltas.
@@ -90,14 +91,19 @@ static unsigned best_ref(const uint64_t *ring, unsigned head, uint64_t line, uin
 	return best;
 }
 
-/* Block flags and the lengths of the two varint columns. */
-static unsigned block_shape(const trc_rec *r, uint32_t n, size_t *dtlen, size_t *szlen)
+/* Block flags and the lengths of the three varint columns. */
+static unsigned block_shape(const trc_rec *r, uint32_t n, size_t *dtlen, size_t *szlen,
+			    size_t *thlen)
 {
 	unsigned fl = TRC_BLK_ALIGNED | TRC_BLK_UNIFORM_SIZE | TRC_BLK_NO_DT;
 
 	*dtlen = 0;
 	*szlen = 0;
+	*thlen = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		if (r[i].thread)
+			fl |= TRC_BLK_THREADS;
+		*thlen += varint_len(r[i].thread);
 		if (r[i].addr & 63)
 			fl &= ~TRC_BLK_ALIGNED;
 		if (r[i].size != r[0].size)
@@ -173,8 +179,8 @@ static uint32_t choose(const trc_rec *r, uint32_t n, unsigned w, uint8_t *tag, u
 	return nabs;
 }
 
-/* Largest preamble: flags, four varints (the base below 2^58) and the width. */
-#define PREAMBLE_MAX (1 + 10 + 10 + 10 + 9 + 1)
+/* Largest preamble: flags, five varints (the base below 2^58) and the width. */
+#define PREAMBLE_MAX (1 + 10 + 10 + 10 + 9 + 1 + 10)
 
 /**
  * trc__encode_block - see trc_int.h.  Two passes: the first tries every
@@ -184,8 +190,8 @@ static uint32_t choose(const trc_rec *r, uint32_t n, unsigned w, uint8_t *tag, u
 size_t trc__encode_block(const trc_rec *r, uint32_t n, uint8_t *payload,
 			 size_t cut[TRC_SECTIONS])
 {
-	size_t dtlen, szlen;
-	unsigned fl = block_shape(r, n, &dtlen, &szlen);
+	size_t dtlen, szlen, thlen;
+	unsigned fl = block_shape(r, n, &dtlen, &szlen, &thlen);
 	uint64_t base;
 	unsigned w = abs_width(r, n, &base), sh = abs_shift(w);
 	/* pass 1 writes past the largest preamble, then moves down */
@@ -206,13 +212,16 @@ size_t trc__encode_block(const trc_rec *r, uint32_t n, uint8_t *payload,
 		p += trc_put_varint(p, base);
 		*p++ = (uint8_t)w;
 	}
+	if (fl & TRC_BLK_THREADS)
+		p += trc_put_varint(p, thlen);
 	/* tags then classes move down by the same distance; no overlap in order */
 	memmove(p, tag1, 2 * (size_t)n - nabs);
 
 	uint8_t *tag = p, *cls = tag + n, *hi = cls + (n - nabs), *low = hi + nabs;
 	uint8_t *dt = low + ((fl & TRC_BLK_ALIGNED) ? 0 : n);
 	uint8_t *sz = dt + ((fl & TRC_BLK_NO_DT) ? 0 : dtlen);
-	bitw bw = { sz + ((fl & TRC_BLK_UNIFORM_SIZE) ? 0 : szlen), 0, 0 };
+	uint8_t *th = sz + ((fl & TRC_BLK_UNIFORM_SIZE) ? 0 : szlen);
+	bitw bw = { th + ((fl & TRC_BLK_THREADS) ? thlen : 0), 0, 0 };
 	uint64_t ring[TRC_REFS] = { 0 };
 	unsigned head = 0;
 	const uint8_t *k = cls;
@@ -238,6 +247,8 @@ size_t trc__encode_block(const trc_rec *r, uint32_t n, uint8_t *payload,
 			dt += trc_put_varint(dt, r[i].time - r[i - 1].time);
 		if (!(fl & TRC_BLK_UNIFORM_SIZE))
 			sz += trc_put_varint(sz, r[i].size);
+		if (fl & TRC_BLK_THREADS)
+			th += trc_put_varint(th, r[i].thread);
 	}
 	bitw_flush(&bw);
 	cut[0] = (size_t)(cls - payload);
@@ -246,8 +257,9 @@ size_t trc__encode_block(const trc_rec *r, uint32_t n, uint8_t *payload,
 	cut[3] = cut[2] + ((fl & TRC_BLK_ALIGNED) ? 0 : n);
 	cut[4] = cut[3] + ((fl & TRC_BLK_NO_DT) ? 0 : dtlen);
 	cut[5] = cut[4] + ((fl & TRC_BLK_UNIFORM_SIZE) ? 0 : szlen);
-	cut[6] = (size_t)(bw.p - payload);
-	return cut[6];
+	cut[6] = cut[5] + ((fl & TRC_BLK_THREADS) ? thlen : 0);
+	cut[7] = (size_t)(bw.p - payload);
+	return cut[7];
 }
 
 static inline uint64_t load_le64(const uint8_t *p)
@@ -283,6 +295,7 @@ struct cols {
 	const uint8_t *tag, *cls, *hi, *low; /* fixed columns (low NULL if ALIGNED) */
 	const uint8_t *dt, *dt_end;   /* time delta varints */
 	const uint8_t *sz, *sz_end;   /* size varints */
+	const uint8_t *th, *th_end;   /* thread varints (empty without THREADS) */
 	const uint8_t *mant;          /* mantissa bytes */
 	uint64_t mant_bits;           /* their number of bits */
 };
@@ -297,7 +310,7 @@ static int fail(trc_derr *e, const char *why, uint32_t at)
 /* Parse the preamble and lay out the columns. */
 static int parse_cols(const uint8_t *p, const uint8_t *end, uint32_t n, cols *c, trc_derr *e)
 {
-	uint64_t dtlen = 0, szlen = 0;
+	uint64_t dtlen = 0, szlen = 0, thlen = 0;
 
 	if (p >= end)
 		return fail(e, "empty payload", 0);
@@ -322,10 +335,13 @@ static int parse_cols(const uint8_t *p, const uint8_t *end, uint32_t n, cols *c,
 		c->abs_w = *p++;
 		c->abs_sh = abs_shift(c->abs_w);
 	}
+	if ((c->flags & TRC_BLK_THREADS) && trc_get_varint(&p, end, &thlen))
+		return fail(e, "bad thread column length", 0);
 
 	uint64_t fixed = (uint64_t)n * ((c->flags & TRC_BLK_ALIGNED) ? 2 : 3);
 	uint64_t left = (uint64_t)(end - p);
-	if (fixed > left || dtlen > left - fixed || szlen > left - fixed - dtlen)
+	if (fixed > left || dtlen > left - fixed || szlen > left - fixed - dtlen ||
+	    thlen > left - fixed - dtlen - szlen)
 		return fail(e, "columns longer than the payload", 0);
 	c->tag = p;
 	/* classes for the records without the ABS tag bit, high bytes for those with it */
@@ -347,7 +363,9 @@ static int parse_cols(const uint8_t *p, const uint8_t *end, uint32_t n, cols *c,
 	c->dt_end = c->dt + dtlen;
 	c->sz = c->dt_end;
 	c->sz_end = c->sz + szlen;
-	c->mant = c->sz_end;
+	c->th = c->sz_end;
+	c->th_end = c->th + thlen;
+	c->mant = c->th_end;
 	c->mant_bits = (uint64_t)(end - c->mant) * 8;
 	return 0;
 }
@@ -419,6 +437,17 @@ static int decode_addr(cols *c, uint32_t i, uint64_t *ring, unsigned *head, uint
 	return 0;
 }
 
+/* Thread index of record @i (only with THREADS). */
+static int decode_thread(cols *c, uint32_t i, uint16_t *thread, trc_derr *e)
+{
+	uint64_t t;
+
+	if (trc_get_varint(&c->th, c->th_end, &t) || t > UINT16_MAX)
+		return fail(e, "bad thread index", i);
+	*thread = (uint16_t)t;
+	return 0;
+}
+
 /* Time and size of record @i. */
 static int decode_time_size(cols *c, uint32_t i, uint64_t *time, uint64_t *size, trc_derr *e)
 {
@@ -465,9 +494,19 @@ int trc__decode_block(const uint8_t *payload, size_t len, uint32_t n, trc_rec *r
 		recs[i].size = (uint32_t)size;
 		recs[i].op = c.tag[i] & TRC_TAG_OP;
 		recs[i].flags = c.tag[i] & TRC_TAG_NOTIME;
-		recs[i].pad = 0;
+		recs[i].thread = 0;
 	}
-	if (c.dt != c.dt_end || c.sz != c.sz_end)
+	if (c.flags & TRC_BLK_THREADS) {
+		uint16_t any = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (decode_thread(&c, i, &recs[i].thread, e))
+				return -1;
+			any |= recs[i].thread;
+		}
+		if (!any)
+			return fail(e, "thread flag on a block without threads", 0);
+	}
+	if (c.dt != c.dt_end || c.sz != c.sz_end || c.th != c.th_end)
 		return fail(e, "varint column longer than its records", n - 1);
 	if (c.mant_bits - bitpos >= 8)
 		return fail(e, "mantissa column longer than its records", n - 1);
@@ -494,7 +533,7 @@ uint32_t trc__rec_crc(uint32_t crc, const trc_rec *recs, size_t n)
 		trc_put32(img + 16, recs[i].size);
 		img[20] = recs[i].op;
 		img[21] = recs[i].flags;
-		img[22] = img[23] = 0;
+		trc_put16(img + 22, recs[i].thread);
 		crc = (uint32_t)crc32(crc, img, TRC_REC_IMAGE);
 	}
 	return crc;

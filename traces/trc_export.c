@@ -25,7 +25,7 @@ static const struct {
 	{ "time_us", TRC_COL_TIME_US }, { "time", TRC_COL_TIME_CLK },
 	{ "cycle", TRC_COL_TIME_CLK },  { "addr", TRC_COL_ADDR },
 	{ "address", TRC_COL_ADDR },    { "op", TRC_COL_OP },
-	{ "size", TRC_COL_SIZE },
+	{ "size", TRC_COL_SIZE },       { "thread", TRC_COL_THREAD },
 };
 
 #define NCOLNAMES (sizeof(col_names) / sizeof(col_names[0]))
@@ -54,7 +54,7 @@ static int is_time_col(int c)
  */
 int trc_csv_columns(const char *line, int *col, const char **bad)
 {
-	int n = 0, seen_time = 0, seen[TRC_COL_SIZE + 1] = { 0 };
+	int n = 0, seen_time = 0, seen[TRC_COL_THREAD + 1] = { 0 };
 
 	for (const char *p = line;; p++) {
 		const char *e = strchr(p, ',');
@@ -62,7 +62,7 @@ int trc_csv_columns(const char *line, int *col, const char **bad)
 		int c = col_lookup(p, len);
 		if (c < 0) {
 			*bad = "unknown column (expected time_ps, time_ns, time_us, time, cycle, "
-			       "addr, op, size)";
+			       "addr, op, size, thread)";
 			return -1;
 		}
 		if (n == TRC_CSV_COLS || seen[c] || (is_time_col(c) && seen_time)) {
@@ -89,7 +89,8 @@ int trc_csv_columns(const char *line, int *col, const char **bad)
 int trc_export_init(trc_export *ex, const trc_origin *o, int to, uint64_t clock_ps,
 		    int esf_delay, cxl_err *err)
 {
-	const char *hdr = "time_ps,addr,op,size", *bad;
+	const char *hdr = (o->flags & TRC_ORIGIN_THREADS) ? "time_ps,addr,op,size,thread"
+							  : "time_ps,addr,op,size", *bad;
 
 	memset(ex, 0, sizeof(*ex));
 	if (to == TRC_FMT_NONE)
@@ -161,6 +162,8 @@ static int csv_field(const trc_export *ex, int col, const trc_rec *r, char *p, c
 		return sprintf(p, "0x%" PRIx64, r->addr);
 	case TRC_COL_OP:
 		return sprintf(p, "%c", r->op == TRC_WRITE ? 'W' : 'R');
+	case TRC_COL_THREAD:
+		return sprintf(p, "%u", (unsigned)r->thread);
 	default:
 		return sprintf(p, "%" PRIu32, r->size);
 	}

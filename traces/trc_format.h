@@ -1,6 +1,13 @@
 /*
- * traces/trc_format.h - the byte layout of a .cxt trace file (version 2;
- * readers also take version 1, which is version 2 without absolute lines).
+ * traces/trc_format.h - the byte layout of a .cxt trace file (versions 2
+ * and 3; readers also take version 1, which is version 2 without absolute
+ * lines).
+ *
+ * Versions: 1 (no absolute lines), 2 (absolute lines), 3 (thread indices:
+ * header flag TRC_ORIGIN_THREADS, block flag THREADS and its column).  The
+ * writer writes 3 exactly when the origin has TRC_ORIGIN_THREADS and 2
+ * otherwise, so traces without threads stay readable by version-2 readers;
+ * a version-2 reader refuses a version-3 file by its version.
  *
  * Every integer is little-endian.  CRC32 is zlib's crc32() (the ISO-HDLC /
  * gzip polynomial).  A file is one header followed by blocks; nothing follows
@@ -11,13 +18,15 @@
  *   offset size  field
  *   0      8     magic 89 'C' 'X' 'T' 0d 0a 1a 0a (PNG-style: catches 7-bit
  *                and CRLF-mangling transfers)
- *   8      2     version: 2 (1 is read too; it never has the ABS flag)
+ *   8      2     version: 3 with TRC_ORIGIN_THREADS, else 2 (1 is read too;
+ *                it never has the ABS flag)
  *   10     2     header length H = 48 + L (bytes, CRC included)
- *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*, 0..8; values
- *                4..8, the tools' formats, came later than version 2, and a
+ *   12     4     flags: bits 0-7 origin text format (TRC_FMT_*, 0..9; values
+ *                4..9, the tools' formats, came later than version 2, and a
  *                reader built before them refuses such a file as "bad origin
  *                in header"), bit 8 TRC_ORIGIN_ESF_DELAY (ESF ticks were
- *                delays); other bits 0
+ *                delays), bit 9 TRC_ORIGIN_THREADS (records carry thread
+ *                indices; set exactly in version 3); other bits 0
  *   16     8     record count N
  *   24     8     clock: ps per tick/cycle of the origin text, or per
  *                instruction for formats that count instructions; 0 if none
@@ -49,13 +58,15 @@
  *           no low-bits column), bit 1 UNIFORM_SIZE (one size for all
  *           records), bit 2 NO_DT (every time delta is 0: no delta column),
  *           bit 3 ABS (some records are absolute lines; set exactly when
- *           one is); other bits 0
+ *           one is), bit 4 THREADS (some record has a thread index other
+ *           than 0; only in version 3); other bits 0
  *   varint  time of the block's first record, ps (absolute)
  *   varint  with UNIFORM_SIZE the size of every record (1 .. 2^32-1
  *           bytes), else the length of the size column, bytes
  *   varint  length of the delta column, bytes   (only without NO_DT)
  *   varint  absolute base line b, < 2^58          (only with ABS)
  *   u8      absolute width w, 1..58               (only with ABS)
+ *   varint  length of the thread column, bytes   (only with THREADS)
  *   n x u8  tag column: bit 0 op (0 read, 1 write), bit 1 TRC_REC_NOTIME,
  *           bit 2 ABS (the line is absolute; then r is 0), bit 3 zero,
  *           bits 4-7 reference r (0..15)
@@ -68,6 +79,7 @@
  *           i = 1 .. n-1, ps                       (only without NO_DT)
  *   varints size column: n sizes, bytes, 1 .. 2^32-1 (only without
  *           UNIFORM_SIZE)
+ *   varints thread column: n thread indices, 0 .. 65535 (only with THREADS)
  *   bytes   mantissa column: for each record in order, the low k-1 bits
  *           of z if it has a class k >= 2, or the low s bits of v if it is
  *           absolute; packed LSB-first; the rest of the payload, < 8 bits
@@ -89,8 +101,8 @@
  * compresses with statistics of its own.
  *
  * Record image (24 bytes, for the records CRC): time u64, address u64,
- * size u32, op u8, flags u8, 2 zero bytes - exactly `struct trc_rec` on a
- * little-endian machine.
+ * size u32, op u8, flags u8, thread u16 (0 before version 3) - exactly
+ * `struct trc_rec` on a little-endian machine.
  */
 #ifndef CXL_TRACES_TRC_FORMAT_H
 #define CXL_TRACES_TRC_FORMAT_H
@@ -101,7 +113,8 @@
 
 #define TRC_MAGIC "\x89" "CXT\r\n\x1a\n"
 #define TRC_MAGIC_LEN 8
-#define TRC_VERSION 2              /* the version written */
+#define TRC_VERSION 3              /* the newest version written (with threads) */
+#define TRC_VERSION_NOTHREADS 2    /* the version written for traces without threads */
 #define TRC_VERSION_MIN 1          /* the oldest version read */
 #define TRC_HDR_FIXED 44          /* header bytes before the origin text */
 #define TRC_HDR_MIN 48            /* header length with an empty origin text */
@@ -116,7 +129,8 @@
 #define TRC_BLK_UNIFORM_SIZE 0x02u
 #define TRC_BLK_NO_DT 0x04u
 #define TRC_BLK_ABS 0x08u
-#define TRC_BLK_FLAGS_ALL 0x0fu
+#define TRC_BLK_THREADS 0x10u
+#define TRC_BLK_FLAGS_ALL 0x1fu
 
 #define TRC_REFS 16               /* previous lines a record can refer to */
 #define TRC_TAG_OP 0x01u
@@ -131,8 +145,8 @@
 #define TRC_REC_IMAGE 24          /* bytes of one record in the records CRC */
 
 /* Largest payload of an n-record block: preamble + per record tag, class,
- * low, delta (10), size (5) and mantissa (8) bytes. */
-#define TRC_PAYLOAD_MAX(n) (64 + (size_t)(n) * 26)
+ * low, delta (10), size (5), thread (3) and mantissa (8) bytes. */
+#define TRC_PAYLOAD_MAX(n) (64 + (size_t)(n) * 29)
 
 /* Largest zlib stream for a payload of p bytes (zlib's compressBound plus slack). */
 static inline size_t trc_zbound(size_t p)

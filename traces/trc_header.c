@@ -12,7 +12,7 @@
 
 static const char *const fmt_names[TRC_FMT_COUNT] = {
 	"none", "esf", "dramsim3", "csv", "lackey", "ramulator", "ramulator2", "ramulator-cpu",
-	"drcachesim",
+	"drcachesim", "champsim",
 };
 
 /**
@@ -33,9 +33,10 @@ const char *trc_fmt_name(int fmt)
  * @err: OUT error record, may be NULL
  *
  * ESF and DRAMsim3 need a clock, and so do the formats whose time counts
- * instructions (lackey, ramulator-cpu, drcachesim: the time of one
+ * instructions (lackey, ramulator-cpu, drcachesim, champsim: the time of one
  * instruction); a Ramulator memory trace has no time and no clock;
- * TRC_ORIGIN_ESF_DELAY is only for ESF; the text is only for CSV, at most
+ * TRC_ORIGIN_ESF_DELAY is only for ESF (TRC_ORIGIN_THREADS is for any
+ * format); the text is only for CSV, at most
  * TRC_ORIGIN_TEXT_MAX bytes, without newline.
  * Return: 0 or CXL_EINVAL.
  */
@@ -45,11 +46,13 @@ int trc__origin_check(const trc_origin *o, cxl_err *err)
 
 	if (o->fmt < 0 || o->fmt >= TRC_FMT_COUNT)
 		return cxl_err_set(err, CXL_EINVAL, "unknown origin format %d", o->fmt);
-	if (o->flags & ~TRC_ORIGIN_ESF_DELAY || (o->flags && o->fmt != TRC_FMT_ESF))
+	if (o->flags & ~(TRC_ORIGIN_ESF_DELAY | TRC_ORIGIN_THREADS) ||
+	    ((o->flags & TRC_ORIGIN_ESF_DELAY) && o->fmt != TRC_FMT_ESF))
 		return cxl_err_set(err, CXL_EINVAL, "origin flags 0x%x not valid for %s",
 				   (unsigned)o->flags, trc_fmt_name(o->fmt));
 	if ((o->fmt == TRC_FMT_ESF || o->fmt == TRC_FMT_DRAMSIM3 || o->fmt == TRC_FMT_LACKEY ||
-	     o->fmt == TRC_FMT_RAMULATOR_CPU || o->fmt == TRC_FMT_DRCACHESIM) && !o->clock_ps)
+	     o->fmt == TRC_FMT_RAMULATOR_CPU || o->fmt == TRC_FMT_DRCACHESIM ||
+	     o->fmt == TRC_FMT_CHAMPSIM) && !o->clock_ps)
 		return cxl_err_set(err, CXL_EINVAL, "%s origin needs a clock", trc_fmt_name(o->fmt));
 	if (o->fmt == TRC_FMT_RAMULATOR && o->clock_ps)
 		return cxl_err_set(err, CXL_EINVAL, "ramulator origin has no clock");
@@ -65,6 +68,7 @@ int trc__origin_check(const trc_origin *o, cxl_err *err)
  * @buf: OUT TRC_HDR_MAX bytes
  * @h:   the fields (origin already checked by trc__origin_check)
  *
+ * The version is 3 if the origin has TRC_ORIGIN_THREADS, else 2.
  * Return: the header length, TRC_HDR_MIN + strlen(origin text).
  */
 size_t trc__header_encode(uint8_t *buf, const trc_hdr *h)
@@ -72,7 +76,8 @@ size_t trc__header_encode(uint8_t *buf, const trc_hdr *h)
 	size_t len = strlen(h->origin.text);
 
 	memcpy(buf, TRC_MAGIC, TRC_MAGIC_LEN);
-	trc_put16(buf + 8, TRC_VERSION);
+	trc_put16(buf + 8, (h->origin.flags & TRC_ORIGIN_THREADS) ? TRC_VERSION
+								  : TRC_VERSION_NOTHREADS);
 	trc_put16(buf + 10, (uint16_t)(TRC_HDR_MIN + len));
 	trc_put32(buf + 12, (uint32_t)h->origin.fmt | h->origin.flags);
 	trc_put64(buf + 16, h->count);
@@ -103,9 +108,9 @@ size_t trc__header_len(const uint8_t *fixed, const char **why)
 		*why = "not a .cxt file (bad magic)";
 		return 0;
 	}
-	_Static_assert(TRC_VERSION_MIN == 1 && TRC_VERSION == 2, "the message below names them");
+	_Static_assert(TRC_VERSION_MIN == 1 && TRC_VERSION == 3, "the message below names them");
 	if (trc_get16(fixed + 8) < TRC_VERSION_MIN || trc_get16(fixed + 8) > TRC_VERSION) {
-		*why = "unsupported .cxt version (this reader takes 1 and 2)";
+		*why = "unsupported .cxt version (this reader takes 1 to 3)";
 		return 0;
 	}
 	if (tlen > TRC_ORIGIN_TEXT_MAX || hlen != TRC_HDR_MIN + tlen) {
@@ -141,7 +146,9 @@ int trc__header_decode(const uint8_t *buf, size_t len, trc_hdr *h, const char **
 	h->count = trc_get64(buf + 16);
 	h->cap = trc_get32(buf + 32);
 	h->crc = trc_get32(buf + 36);
-	if (memchr(h->origin.text, 0, tlen) || trc__origin_check(&h->origin, NULL)) {
+	h->version = trc_get16(buf + 8);
+	if (memchr(h->origin.text, 0, tlen) || trc__origin_check(&h->origin, NULL) ||
+	    !(h->origin.flags & TRC_ORIGIN_THREADS) != (h->version < TRC_VERSION)) {
 		*why = "bad origin in header";
 		return -1;
 	}

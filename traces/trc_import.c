@@ -13,6 +13,9 @@
  * a line that differs from its own re-print was not canonical and is counted
  * (the record is still exact).
  *
+ * A ChampSim trace (binary: --from champsim, the xz magic or a ".champsim"
+ * name) skips the line reader: trc_import_champsim.c reads its records.
+ *
  * Memory: the buffer and one line, whatever the input length.
  */
 #include "traces/trc_import_int.h"
@@ -98,7 +101,8 @@ static int read_line(trc_import *im, cxl_err *err)
 			break;
 		if (c == '\0') {
 			im->lineno++;
-			return ifail(im, err, "NUL byte (not a text trace)");
+			return ifail(im, err, "NUL byte (not a text trace; a binary ChampSim trace needs "
+				     "--from champsim)");
 		}
 		if (im->len == TRC_TEXT_LINE_MAX - 1) {
 			im->lineno++;
@@ -293,6 +297,11 @@ static int parse_csv(trc_import *im, trc_rec *r, cxl_err *err)
 			return ifail(im, err, "bad size \"%s\" (expected 1 to 4294967295 bytes)", s);
 		if (c == TRC_COL_SIZE)
 			r->size = (uint32_t)v;
+		if (c == TRC_COL_THREAD && (trc__parse_u64(s, 0, &v) || v > UINT16_MAX))
+			return ifail(im, err, "bad thread \"%s\" (expected a thread index, 0 to "
+				     "65535)", s);
+		if (c == TRC_COL_THREAD)
+			r->thread = (uint16_t)v;
 		if (c <= TRC_COL_TIME_CLK) {
 			r->flags = 0;
 			if (scaled(im, s, c == TRC_COL_TIME_CLK ? im->origin.clock_ps : unit[c],
@@ -322,6 +331,8 @@ int trc_import_next(trc_import *im, trc_rec *rec, cxl_err *err)
 	trc_rec r = { .size = 64 };
 	int rc;
 
+	if (im->cs)
+		return trc__champsim_next(im, rec, err);
 	if (trc__tools_multi(im->origin.fmt))
 		return trc__tools_next(im, rec, err);
 	if (!im->pending && (rc = trc__next_line(im, err)) <= 0)
@@ -367,7 +378,8 @@ static int detect(trc_import *im, cxl_err *err)
 	}
 	return ifail(im, err, "cannot tell the trace format (expected ESF \"0xADDR R|W TICK\", "
 		     "DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, valgrind lackey, "
-		     "Ramulator, Ramulator2 or drcachesim view output; give --from)");
+		     "Ramulator, Ramulator2 or drcachesim view output; give --from, e.g. "
+		     "--from champsim for a binary ChampSim trace)");
 }
 
 /* Set up origin and exporter once the format is known. */
@@ -395,13 +407,16 @@ static int setup_format(trc_import *im, const trc_import_opts *o, cxl_err *err)
 			im->origin.flags = TRC_ORIGIN_ESF_DELAY;
 		im->pending = 1;
 	} else {
-		int col[TRC_CSV_COLS];
+		int col[TRC_CSV_COLS], ncol;
 		if (im->len > TRC_ORIGIN_TEXT_MAX)
 			return ifail(im, err, "CSV header longer than %d bytes", TRC_ORIGIN_TEXT_MAX);
-		if (trc_csv_columns(im->line, col, &bad) < 0)
+		if ((ncol = trc_csv_columns(im->line, col, &bad)) < 0)
 			return ifail(im, err, "CSV header: %s", bad);
 		memcpy(im->origin.text, im->line, im->len + 1);
 		im->origin.clock_ps = o->clock_ps;
+		for (int i = 0; i < ncol; i++)
+			if (col[i] == TRC_COL_THREAD)
+				im->origin.flags |= TRC_ORIGIN_THREADS;
 		if (im->crlf || im->no_nl)
 			note_noncanonical(im);
 	}
@@ -428,6 +443,12 @@ int trc_import_open(trc_import **out, const char *path, const trc_import_opts *o
 		return cxl_err_set(err, CXL_EINVAL, "%s: unknown format %d", path, o->fmt);
 	im = xcalloc(1, sizeof(*im));
 	im->name = xstrdup(path);
+	if (o->fmt == TRC_FMT_CHAMPSIM || (!o->fmt && trc__champsim_sniff(path))) {
+		if ((rc = trc__champsim_open(im, path, o, err)))
+			goto fail;
+		*out = im;
+		return 0;
+	}
 	im->gz = strcmp(path, "-") ? gzopen(path, "rb") : gzdopen(dup(0), "rb");
 	if (!im->gz) {
 		rc = cxl_err_set(err, CXL_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -480,6 +501,8 @@ void trc_import_close(trc_import *im)
 		return;
 	if (im->gz)
 		gzclose(im->gz);
+	trc_tidmap_free(&im->tids);
+	trc__champsim_close(im);
 	free(im->buf);
 	free(im->name);
 	free(im);

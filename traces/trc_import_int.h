@@ -1,9 +1,11 @@
 /*
  * traces/trc_import_int.h - the text importer's state, shared by
  * traces/trc_import.c (ESF, DRAMsim3, CSV: line reading, detection, the
- * canonical check) and traces/trc_import_tools.c (the output of valgrind
- * lackey, Ramulator, Ramulator2 and DynamoRIO drcachesim), and by their
- * unit tests.  Formats and their contracts are in trc_text.h.
+ * canonical check), traces/trc_import_tools.c (the output of valgrind
+ * lackey, Ramulator, Ramulator2 and DynamoRIO drcachesim) and
+ * traces/trc_import_champsim.c (ChampSim's binary traces, which bypass the
+ * line reader: im->cs), and by their unit tests.  Formats and their
+ * contracts are in trc_text.h.
  *
  * Flow: trc_import_open reads the first non-blank line, detects the format
  * (trc__tools_detect first, as a lackey line or banner holds a comma), and
@@ -15,7 +17,8 @@
  * acc[] and handed out one record at a time, lackey's and drcachesim's in
  * pieces that stay within one 64-byte line.
  *
- * Memory: a 64 KiB read buffer and two lines, whatever the input length.
+ * Memory: a 64 KiB read buffer and two lines, whatever the input length,
+ * plus drcachesim's thread map (at most ~1.3 MiB, trc_tidmap.h).
  */
 #ifndef CXL_TRACES_TRC_IMPORT_INT_H
 #define CXL_TRACES_TRC_IMPORT_INT_H
@@ -26,6 +29,7 @@
 #include <zlib.h>
 
 #include "traces/trc_text.h"
+#include "traces/trc_tidmap.h"
 
 /* One access of a tool's line, handed out in pieces that stay within a 64 B line. */
 typedef struct trc__access trc__access;
@@ -40,8 +44,13 @@ struct trc__access {
 					 bytes: bounds the records one line can give to
 					 2 x 1025 */
 
+#define TRC_CHAMPSIM_RECORD 64 /* bytes of one ChampSim instruction record */
+
+typedef struct trc__champsim trc__champsim;
+
 struct trc_import {
-	gzFile gz;                    /* input, plain or gzip */
+	gzFile gz;                    /* input, plain or gzip (text formats) */
+	trc__champsim *cs;            /* the ChampSim reader (binary), NULL for text */
 	char *name;                   /* for messages */
 	unsigned char *buf;           /* read buffer, BUF_SIZE bytes */
 	size_t have, at;              /* bytes in buf, next unread byte */
@@ -67,6 +76,8 @@ struct trc_import {
 	int nacc;                     /* number of them queued */
 	int acc_at;                   /* index of the one being handed out */
 	uint64_t acc_time;            /* their time, ps */
+	uint16_t acc_thread;          /* their thread index (drcachesim; 0 otherwise) */
+	trc_tidmap tids;              /* drcachesim: thread ids to indices */
 };
 
 /**
@@ -123,5 +134,34 @@ static inline int trc__tools_multi(int fmt)
  * ..." naming the line, CXL_EIO on a read error.
  */
 int trc__tools_next(trc_import *im, trc_rec *rec, cxl_err *err);
+
+/**
+ * trc__champsim_sniff - 1 if @path looks like a ChampSim trace without
+ * reading it as text: its name holds ".champsim" (ChampSim's traces are
+ * NAME.champsimtrace.xz) or it starts with the xz magic (text traces are
+ * plain or gzip).
+ */
+int trc__champsim_sniff(const char *path);
+
+/**
+ * trc__champsim_open - open @path (or "-") as a ChampSim trace, plain,
+ * gzip or xz by its first bytes, into im->cs; sets the origin (champsim,
+ * the time of one instruction: @o's clock or TRC_DEFAULT_INSTR_PS).
+ * Return: 0; CXL_EIO (cannot open or read); CXL_EINVAL (empty, a .cxt).
+ * On failure im->cs may be set: trc__champsim_close releases it.
+ */
+int trc__champsim_open(trc_import *im, const char *path, const trc_import_opts *o,
+		       cxl_err *err);
+
+/**
+ * trc__champsim_next - trc_import_next for ChampSim: the next access (64 B,
+ * line-aligned) of the instructions' memory operands.
+ * Return: 1 with @rec, 0 at the end, CXL_EINVAL "FILE: instruction N: ..."
+ * (truncated record, bad branch byte, bad compressed data), CXL_EIO.
+ */
+int trc__champsim_next(trc_import *im, trc_rec *rec, cxl_err *err);
+
+/* trc__champsim_close - release im->cs (NULL-safe). */
+void trc__champsim_close(trc_import *im);
 
 #endif

@@ -319,10 +319,11 @@ static int digits(const char **s, uint64_t *v, int *overflow)
 
 /*
  * The view tool's record prefix: "RECORD# INSTR#: TID " (*@instr set, 1
- * returned) or "RECORD#: T<TID> " (old format, 0 returned); *@details gets
- * the rest.  -1 if the line has no such prefix.
+ * returned) or "RECORD#: T<TID> " (old format, 0 returned); *@tid gets the
+ * TID token, *@details the rest.  -1 if the line has no such prefix.
  */
-static int dr_prefix(const char *line, uint64_t *instr, int *overflow, const char **details)
+static int dr_prefix(const char *line, uint64_t *instr, int *overflow, const char **tid,
+		     const char **details)
 {
 	const char *s = skip_blanks(line);
 	uint64_t rec;
@@ -339,6 +340,7 @@ static int dr_prefix(const char *line, uint64_t *instr, int *overflow, const cha
 	if (*s++ != ':' || !isblank((unsigned char)*s))
 		return -1;
 	s = skip_blanks(s);
+	*tid = s;
 	if (!newfmt && (*s++ != 'T' || !isdigit((unsigned char)*s)))
 		return -1;
 	s += strcspn(s, " \t");
@@ -375,12 +377,41 @@ static int dr_access(trc_import *im, const char *s, uint64_t *size, uint64_t *ad
 	return 0;
 }
 
+/*
+ * The thread of a TID token ("2765543", "T1774669" before DynamoRIO 10, or
+ * "W0.T3", workload 0's thread 3, with several workloads) into
+ * im->acc_thread: the dense index of (workload, tid), in order of first
+ * appearance.
+ */
+static int dr_thread(trc_import *im, const char *s, cxl_err *err)
+{
+	uint64_t w = 0, tid = 0;
+	int overflow = 0, bad = 0;
+	size_t n = strcspn(s, " \t");
+	const char *p = s;
+
+	if (*p == 'W') {
+		p++;
+		bad = digits(&p, &w, &overflow) || *p++ != '.' || *p != 'T';
+	}
+	if (!bad && *p == 'T')
+		p++;
+	if (bad || digits(&p, &tid, &overflow) || p != s + n || overflow || w >> 31 ||
+	    tid >> 32)
+		return tfail(im, err, "field tid: \"%.*s\" is not a thread id (expected TID, "
+			     "T<TID> or W<N>.T<TID>, below 2^32)", (int)(n < 40 ? n : 40), s);
+	if (trc_tidmap_index(&im->tids, (w + 1) << 32 | tid, &im->acc_thread))
+		return tfail(im, err, "field tid: more than %d threads (a .cxt record keeps a "
+			     "16-bit thread index)", TRC_THREADS_MAX);
+	return 0;
+}
+
 /* One line of the view tool's output. */
 static int dr_line(trc_import *im, cxl_err *err)
 {
-	const char *d;
+	const char *d, *tid;
 	uint64_t instr = 0, size, addr, t = 0;
-	int overflow = 0, newfmt = dr_prefix(im->line, &instr, &overflow, &d);
+	int overflow = 0, newfmt = dr_prefix(im->line, &instr, &overflow, &tid, &d);
 	size_t w;
 	uint8_t op;
 
@@ -402,7 +433,7 @@ static int dr_line(trc_import *im, cxl_err *err)
 		return 0;
 	if (!newfmt)
 		instr = im->instrs;
-	if (dr_access(im, d + w, &size, &addr, err) ||
+	if (dr_access(im, d + w, &size, &addr, err) || dr_thread(im, tid, err) ||
 	    instr_time(im, "instr#", instr ? instr - 1 : 0, &t, err) ||
 	    set_time(im, "instr#", t, err))
 		return -1;
@@ -417,7 +448,8 @@ static void piece(trc_import *im, trc_rec *rec)
 
 	if (im->origin.fmt != TRC_FMT_RAMULATOR_CPU && n > room)
 		n = room;
-	*rec = (trc_rec){ .time = im->acc_time, .addr = a->addr, .size = (uint32_t)n, .op = a->op };
+	*rec = (trc_rec){ .time = im->acc_time, .addr = a->addr, .size = (uint32_t)n, .op = a->op,
+			  .thread = im->acc_thread };
 	a->left -= n;
 	if (a->left)
 		a->addr += n;
@@ -508,7 +540,7 @@ static int lackey_like(trc_import *im, const char *s)
  */
 int trc__tools_detect(trc_import *im)
 {
-	const char *s = skip_blanks(im->line), *d;
+	const char *s = skip_blanks(im->line), *d, *tid;
 	uint64_t a;
 	int overflow = 0;
 
@@ -517,7 +549,7 @@ int trc__tools_detect(trc_import *im)
 	if (!strcmp(s, "Output format:") || !strncmp(s, "<--record#->", 12) ||
 	    !strncmp(s, "<record#>:", 10))
 		return TRC_FMT_DRCACHESIM;
-	if (dr_prefix(im->line, &a, &overflow, &d) >= 0 &&
+	if (dr_prefix(im->line, &a, &overflow, &tid, &d) >= 0 &&
 	    (!strncmp(d, "ifetch ", 7) || !strncmp(d, "read ", 5) || !strncmp(d, "write ", 6) ||
 	     !strncmp(d, "<marker: ", 9)))
 		return TRC_FMT_DRCACHESIM;
@@ -549,5 +581,7 @@ int trc__tools_setup(trc_import *im, const trc_import_opts *o, cxl_err *err)
 		return 0;
 	}
 	im->origin.clock_ps = o->clock_ps ? o->clock_ps : TRC_DEFAULT_INSTR_PS;
+	if (fmt == TRC_FMT_DRCACHESIM)
+		im->origin.flags |= TRC_ORIGIN_THREADS;
 	return 0;
 }

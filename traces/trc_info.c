@@ -5,7 +5,8 @@
  * The footprint is the number of distinct 64-byte lines, counted with an
  * open-addressing hash set of line numbers (linear probing, kept at most
  * half full, 8 bytes per slot): the one part of the tool whose memory grows
- * with the trace, by ~16 bytes per distinct line.
+ * with the trace, by ~16 bytes per distinct line.  Threads are counted in a
+ * 65536-bit map (8 KiB).
  */
 #include "traces/trc_ops.h"
 
@@ -56,8 +57,13 @@ static void lineset_add(lineset *s, uint64_t line)
 		lineset_grow(s);
 }
 
-static void account(trc_info *in, lineset *set, const trc_rec *r)
+static void account(trc_info *in, lineset *set, uint64_t *seen, const trc_rec *r)
 {
+	if (!(seen[r->thread >> 6] >> (r->thread & 63) & 1)) {
+		seen[r->thread >> 6] |= 1ull << (r->thread & 63);
+		in->threads++;
+		in->thread_max = r->thread > in->thread_max ? r->thread : in->thread_max;
+	}
 	if (!in->records) {
 		in->t_first = r->time;
 		in->addr_min = in->addr_max = r->addr;
@@ -80,6 +86,7 @@ static void account(trc_info *in, lineset *set, const trc_rec *r)
 int trc_info_scan(const char *path, trc_info *info, cxl_err *err)
 {
 	lineset set = { xcalloc(1024, sizeof(uint64_t)), 1023, 0 };
+	uint64_t *seen = xcalloc(65536 / 64, sizeof(uint64_t));
 	trc_rec recs[256];
 	trc_reader *r;
 	struct stat st;
@@ -91,15 +98,17 @@ int trc_info_scan(const char *path, trc_info *info, cxl_err *err)
 		goto free_set;
 	info->origin = *trc_reader_origin(r);
 	info->cap = trc_reader_capacity(r);
+	info->version = trc_reader_version(r);
 	if (strcmp(path, "-") && !stat(path, &st))
 		info->file_bytes = (uint64_t)st.st_size;
 	while ((n = trc_reader_read(r, recs, 256, err)) > 0)
 		for (long i = 0; i < n; i++)
-			account(info, &set, &recs[i]);
+			account(info, &set, seen, &recs[i]);
 	rc = n < 0 ? (int)n : 0;
 	info->lines = set.n;
 	trc_reader_close(r);
 free_set:
+	free(seen);
 	free(set.slot);
 	return rc;
 }

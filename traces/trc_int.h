@@ -25,7 +25,7 @@ struct trc_derr {
 };
 
 /* Sections of a payload, deflated each with Huffman codes of its own. */
-#define TRC_SECTIONS 7
+#define TRC_SECTIONS 8
 
 /**
  * trc__encode_block - encode @n records (1..TRC_CAP_MAX, valid and sorted)
@@ -34,7 +34,7 @@ struct trc_derr {
  * @n:       their number
  * @payload: OUT at least TRC_PAYLOAD_MAX(n) bytes
  * @cut:     OUT end offsets of the sections: preamble and tags, classes,
- *           high bytes, low bits, time deltas, sizes, mantissas (absent columns give
+ *           high bytes, low bits, time deltas, sizes, threads, mantissas (absent columns give
  *           empty sections); cut[TRC_SECTIONS - 1] is the payload length
  *
  * Return: the payload length.  Deterministic: equal records give equal bytes.
@@ -71,6 +71,7 @@ struct trc_hdr {
 	uint64_t count;    /* records */
 	uint32_t cap;      /* block capacity, records */
 	uint32_t crc;      /* records CRC */
+	unsigned version;  /* decoded: the file's version (encode derives it from the origin) */
 };
 
 #define TRC_HDR_MAX (TRC_HDR_MIN + TRC_ORIGIN_TEXT_MAX)
@@ -120,6 +121,7 @@ struct trc_reader {
 	FILE *fp;            /* the file, read sequentially */
 	char *name;          /* for messages */
 	trc_origin origin;   /* from the header */
+	unsigned version;    /* the file's version, 1..TRC_VERSION */
 	uint64_t count;      /* records the header announces */
 	uint32_t cap;        /* block capacity */
 	uint32_t crc_want;   /* records CRC from the header */

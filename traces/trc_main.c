@@ -38,7 +38,7 @@ static const char help_convert[] =
 	"Import a text trace into the compressed .cxt format (IN '-' reads stdin; gzip input\n"
 	"is read transparently).  The format is detected from the first line unless given.\n"
 	"  --from FMT            esf | dramsim3 | csv | lackey | ramulator | ramulator2 |\n"
-	"                        ramulator-cpu | drcachesim\n"
+	"                        ramulator-cpu | drcachesim | champsim\n"
 	"                        esf:      0xADDR R|W TICK    (TICK: issue time in clock ticks,\n"
 	"                                  0 = as soon as possible: the previous record's time)\n"
 	"                        dramsim3: 0xADDR READ|WRITE CYCLE  (absolute DRAM cycle)\n"
@@ -54,11 +54,16 @@ static const char help_convert[] =
 	"                        ramulator-cpu: BUBBLES ADDR [WBADDR]  (Ramulator CPU trace,\n"
 	"                                  Ramulator2 SimpleO3: a read, and a write-back)\n"
 	"                        drcachesim: the view tool's output (read/write records;\n"
-	"                                  thread ids are not kept)\n"
+	"                                  thread ids kept as indices 0.. in order of appearance)\n"
+	"                        champsim: ChampSim binary trace, plain, .gz or .xz (64-byte\n"
+	"                                  instruction records; each memory operand a 64 B\n"
+	"                                  read or write of its line); detected by the xz\n"
+	"                                  magic or a name holding .champsim\n"
 	"                        Accesses of lackey and drcachesim are split at 64 B lines.\n"
 	"  --clock TIME          time of one ESF tick / DRAMsim3 cycle / CSV time|cycle unit,\n"
 	"                        e.g. 1ns, 0.625ns (default 1ns for esf and dramsim3); for\n"
-	"                        lackey, ramulator-cpu, ramulator2 with bubbles and drcachesim\n"
+	"                        lackey, ramulator-cpu, ramulator2 with bubbles, drcachesim\n"
+	"                        and champsim\n"
 	"                        the time of one instruction (default 1ns): an access is at\n"
 	"                        (index of its instruction, from 0) x TIME\n"
 	"  --ipns R              the same as instructions per ns (1 = --clock 1ns, 2.5 =\n"
@@ -69,7 +74,7 @@ static const char help_convert[] =
 	"                        readers hold one block: memory ~80 B x N\n"
 	"  --strict              refuse input that is not in canonical form (see README); for\n"
 	"                        the formats cat prints back (not lackey, ramulator-cpu,\n"
-	"                        drcachesim)\n"
+	"                        drcachesim, champsim)\n"
 	"  -q, --quiet           print nothing but errors\n"
 	"Prints 'IN -> OUT: N records, B bytes (b bytes/record)'.  Lines that are not canonical\n"
 	"(upper-case hex, CRLF, extra blanks, blank lines...) are normalised with a note: `cat`\n"
@@ -86,13 +91,15 @@ static const char help_cat[] =
 	"                        (default 1ns); times must be whole ticks\n"
 	"  --esf-ticks MODE      absolute (default) | delay, when FMT is esf and not the original\n"
 	"ESF, DRAMsim3 and Ramulator text cannot hold sizes: records of other than 64 B are an\n"
-	"error.  Ramulator text has no time: it is dropped.\n";
+	"error.  Ramulator text has no time: it is dropped.  CSV prints a trace's thread indices\n"
+	"(a thread column); the other formats have no thread field and drop them.\n";
 
 static const char help_info[] =
 	"usage: cxlfab-trace info [--blocks] FILE\n"
 	"Read the whole trace (checking every block and the records checksum) and print:\n"
-	"origin, records, reads, writes, footprint (distinct 64 B lines, and bytes), bytes\n"
-	"(sum of sizes), address range, time (first, last, span), blocks, file size, and the\n"
+	"origin, records, reads, writes, threads (distinct thread indices, where the format has\n"
+	"thread ids), footprint (distinct 64 B lines, and bytes), bytes (sum of sizes), address\n"
+	"range, time (first, last, span), blocks, format (.cxt version), file size, and the\n"
 	"compression ratio against raw 21-byte records (time 8, address 8, size 4, op 1).\n"
 	"  --blocks              print the block table instead (offset, compressed, payload,\n"
 	"                        records, first record), from block headers only\n";
@@ -117,26 +124,31 @@ static const char help_gen[] =
 static const char help_split[] =
 	"usage: cxlfab-trace split [options] IN OUTPATTERN\n"
 	"Split a trace among hosts: OUTPATTERN has exactly one %d, replaced by the host number\n"
-	"(0-based); %% is a literal %.  Times, sizes and the original format are kept, and each\n"
-	"record goes to exactly one output.\n"
+	"(0-based); %% is a literal %.  Times, sizes, threads and the original format are kept,\n"
+	"and each record goes to exactly one output.\n"
 	"  --hosts N             number of outputs, 1..65536 (required)\n"
 	"  --by MODE             range (default: host h gets the h-th contiguous run of records,\n"
 	"                        sizes differ by at most one) | roundrobin (record i to host i mod N)\n"
+	"                        | thread (a record of thread t to host t mod N; `info` prints the\n"
+	"                        number of threads; a trace without threads is all thread 0)\n"
+	"  --rebase              each output's time starts at 0 (its first record's time is\n"
+	"                        subtracted from all of its records)\n"
 	"  --block-records N     records per compressed block of the outputs (default 4096,\n"
-	"                        lowered for roundrobin over many hosts)\n";
+	"                        lowered for roundrobin and thread over many hosts)\n";
 
 /* Formats by name: --from takes them all, --to those with an exporter. */
 static const char *const from_choices[] = { "esf", "dramsim3", "csv", "lackey", "ramulator",
-					    "ramulator2", "ramulator-cpu", "drcachesim" };
+					    "ramulator2", "ramulator-cpu", "drcachesim",
+					    "champsim" };
 static const int from_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_LACKEY,
 				 TRC_FMT_RAMULATOR, TRC_FMT_RAMULATOR2, TRC_FMT_RAMULATOR_CPU,
-				 TRC_FMT_DRCACHESIM };
+				 TRC_FMT_DRCACHESIM, TRC_FMT_CHAMPSIM };
 static const char *const to_choices[] = { "esf", "dramsim3", "csv", "ramulator", "ramulator2" };
 static const int to_fmts[] = { TRC_FMT_ESF, TRC_FMT_DRAMSIM3, TRC_FMT_CSV, TRC_FMT_RAMULATOR,
 			       TRC_FMT_RAMULATOR2 };
 static const char *const tick_choices[] = { "absolute", "delay" };
 static const char *const pattern_choices[] = { "stream", "random", "hotcold" };
-static const char *const by_choices[] = { "range", "roundrobin" };
+static const char *const by_choices[] = { "range", "roundrobin", "thread" };
 
 static int fail(const cxl_err *err)
 {
@@ -293,6 +305,11 @@ static void print_info(const char *path, const trc_info *in)
 	printf("%-13s %" PRIu64 "\n", "records:", in->records);
 	printf("%-13s %" PRIu64 "\n", "reads:", in->reads);
 	printf("%-13s %" PRIu64 "\n", "writes:", in->writes);
+	if (in->origin.flags & TRC_ORIGIN_THREADS)
+		printf("%-13s %" PRIu32 " (indices 0..%u)\n", "threads:", in->threads,
+		       (unsigned)in->thread_max);
+	else
+		printf("%-13s none recorded (every record is thread 0)\n", "threads:");
 	printf("%-13s %" PRIu64 " lines (%" PRIu64 " bytes)\n", "footprint:", in->lines,
 	       in->lines * 64);
 	printf("%-13s %" PRIu64 "\n", "bytes:", in->bytes);
@@ -300,6 +317,7 @@ static void print_info(const char *path, const trc_info *in)
 	printf("%-13s first %s, last %s, span %s\n", "time:", stime_format(in->t_first, a),
 	       stime_format(in->t_last, b), stime_format(in->t_last - in->t_first, c));
 	printf("%-13s %" PRIu64 " (up to %" PRIu32 " records each)\n", "blocks:", blocks, in->cap);
+	printf("%-13s .cxt version %u\n", "format:", in->version);
 	printf("%-13s %" PRIu64 " bytes (%.3f bytes/record)\n", "file size:", in->file_bytes,
 	       in->records ? (double)in->file_bytes / (double)in->records : 0.0);
 	printf("%-13s %.2fx (raw %d-byte records / file size)\n", "compression:",
@@ -366,7 +384,8 @@ static int cmd_gen(int argc, char **argv)
 
 static int cmd_split(int argc, char **argv)
 {
-	trc_opt o[] = { { "--hosts", 0, NULL }, { "--by", 0, NULL }, { "--block-records", 0, NULL } };
+	trc_opt o[] = { { "--hosts", 0, NULL }, { "--by", 0, NULL }, { "--block-records", 0, NULL },
+			{ "--rebase", 1, NULL } };
 	const char *pos[2];
 	uint64_t hosts = 0;
 	uint32_t cap;
@@ -380,7 +399,7 @@ static int cmd_split(int argc, char **argv)
 		return fail(&err);
 	}
 	if (trc_cli_u64("--hosts", o[0].val, &hosts, &err) ||
-	    (o[1].val && trc_cli_choice("--by", o[1].val, by_choices, 2, &by, &err)) ||
+	    (o[1].val && trc_cli_choice("--by", o[1].val, by_choices, 3, &by, &err)) ||
 	    block_records(o[2].val, &cap, &err))
 		return fail(&err);
 	if (hosts < 1 || hosts > TRC_SPLIT_HOSTS_MAX) {
@@ -388,7 +407,7 @@ static int cmd_split(int argc, char **argv)
 			    TRC_SPLIT_HOSTS_MAX);
 		return fail(&err);
 	}
-	if (trc_split(pos[0], pos[1], (unsigned)hosts, by, cap, &err))
+	if (trc_split(pos[0], pos[1], (unsigned)hosts, by, cap, !!o[3].val, &err))
 		return fail(&err);
 	return 0;
 }

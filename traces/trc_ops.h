@@ -63,6 +63,9 @@ struct trc_info {
 	uint64_t t_first;    /* first record's time, ps */
 	uint64_t t_last;     /* last record's time, ps */
 	uint64_t file_bytes; /* size of the .cxt file, bytes */
+	unsigned version;    /* the file's format version */
+	uint32_t threads;    /* distinct thread indices among the records (1 without threads) */
+	uint16_t thread_max; /* the highest of them */
 };
 
 /* Bytes of one record uncompressed, for compression ratios: time 8, address 8, size 4, op 1. */
@@ -126,7 +129,7 @@ void trc_gen_next(trc_gen *g, trc_rec *rec);
 /* trc_gen_write - generate a whole trace into @out (.cxt). Return: 0 or CXL_E*. */
 int trc_gen_write(const char *out, const trc_gen_opts *o, uint32_t cap, cxl_err *err);
 
-enum { TRC_SPLIT_RANGE, TRC_SPLIT_ROUNDROBIN };
+enum { TRC_SPLIT_RANGE, TRC_SPLIT_ROUNDROBIN, TRC_SPLIT_THREAD };
 
 #define TRC_SPLIT_HOSTS_MAX 65536
 
@@ -138,18 +141,22 @@ enum { TRC_SPLIT_RANGE, TRC_SPLIT_ROUNDROBIN };
  * @hosts:   1..TRC_SPLIT_HOSTS_MAX
  * @by:      TRC_SPLIT_RANGE: host h gets the h-th contiguous run of records
  *           (sizes differ by at most one); TRC_SPLIT_ROUNDROBIN: record i
- *           goes to host i mod hosts
+ *           goes to host i mod hosts; TRC_SPLIT_THREAD: a record of thread
+ *           t goes to host t mod hosts (with as many hosts as threads, one
+ *           thread each; a trace without threads is all thread 0)
  * @cap:     records per block of the outputs, 0 for the default (lowered
- *           for roundrobin with many hosts, to bound the memory of the
- *           open writers to ~256 MiB)
+ *           for roundrobin and thread with many hosts, to bound the memory
+ *           of the open writers to ~256 MiB)
+ * @rebase:  1: each output's times start at 0 (its first record's time is
+ *           subtracted from all of its records); 0: times are kept
  * @err:     OUT error record, may be NULL
  *
- * Times, sizes and the origin are kept, so every output is a valid trace
- * of the same format; every record lands in exactly one output.
+ * Sizes, threads and the origin are kept, so every output is a valid trace
+ * of the same format; every record lands in exactly one output, in order.
  * Return: 0 or a CXL_E* code.
  */
 int trc_split(const char *in, const char *pattern, unsigned hosts, int by, uint32_t cap,
-	      cxl_err *err);
+	      int rebase, cxl_err *err);
 
 /**
  * trc_split_name - the output name of @host under @pattern into @buf.

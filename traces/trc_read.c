@@ -11,7 +11,7 @@
  * records must match the header's.
  *
  * Memory is bounded by the header's block capacity B: the buffers grow to
- * the largest block seen, at most 24 B (records) + 26 B + 64 (payload) +
+ * the largest block seen, at most 24 B (records) + 29 B + 64 (payload) +
  * its zlib bound (compressed) bytes, plus inflate's ~40 KiB.  Every byte
  * goes through the accounting in r->mem (zlib's too, via zalloc), so tests
  * can check that the peak does not depend on the trace length.
@@ -117,6 +117,7 @@ static int read_header(trc_reader *r, cxl_err *err)
 	if (trc__header_decode(buf, len, &h, &why))
 		return rfail(r, err, CXL_EINVAL, 0, "%s", why);
 	r->origin = h.origin;
+	r->version = h.version;
 	r->count = h.count;
 	r->cap = h.cap;
 	r->crc_want = h.crc;
@@ -251,6 +252,9 @@ static int decode_block(trc_reader *r, uint32_t zlen, uint32_t n, uint32_t plen,
 	size_t have = (size_t)r->recs_cap * sizeof(trc_rec);
 	grow(r, (void **)&r->recs, &have, (size_t)n * sizeof(trc_rec));
 	r->recs_cap = (uint32_t)(have / sizeof(trc_rec));
+	if ((r->payload[0] & TRC_BLK_THREADS) && !(r->origin.flags & TRC_ORIGIN_THREADS))
+		return rfail(r, err, CXL_EINVAL, at, "corrupt block (thread column in a trace "
+			     "without threads)");
 	if (trc__decode_block(r->payload, plen, n, r->recs, &e))
 		return rfail(r, err, CXL_EINVAL, at + e.at, "corrupt block (%s)", e.why);
 	return 0;
@@ -359,6 +363,16 @@ const trc_origin *trc_reader_origin(const trc_reader *r)
 uint32_t trc_reader_capacity(const trc_reader *r)
 {
 	return r->cap;
+}
+
+unsigned trc_reader_version(const trc_reader *r)
+{
+	return r->version;
+}
+
+const char *trc_reader_name(const trc_reader *r)
+{
+	return r->name;
 }
 
 /**

@@ -4,8 +4,9 @@
  *
  * range keeps one writer open at a time (host h takes records
  * [start(h), start(h+1)), start(h) = h*q + min(h, r) for N = q*hosts + r);
- * roundrobin keeps all of them open, with block capacity lowered so the
- * open writers' buffers stay near 256 MiB.  Output names come from the
+ * roundrobin and thread keep all of them open, with block capacity lowered
+ * so the open writers' buffers stay near 256 MiB.  With rebase, a record
+ * enters its output at its time minus the output's first record's time.  Output names come from the
  * pattern by substitution, never through printf, so a pattern cannot
  * inject conversions.
  */
@@ -74,10 +75,22 @@ static int open_out(trc_writer **w, const char *pattern, unsigned h, const trc_o
 	return trc_writer_open(w, name, o, cap, err);
 }
 
+/* Add @rec to @w; with @base (rebase) at its time less the output's first time *@base. */
+static int add(trc_writer *w, trc_rec rec, uint64_t *base, cxl_err *err)
+{
+	if (base) {
+		if (!trc_writer_count(w))
+			*base = rec.time;
+		rec.time -= *base;
+	}
+	return trc_writer_add(w, &rec, err);
+}
+
 /* Host @h's records into a finished (not yet committed) writer *@w. */
 static int range_part(trc_reader *r, trc_writer **w, const char *pattern, unsigned hosts,
-		      unsigned h, uint32_t cap, cxl_err *err)
+		      unsigned h, uint32_t cap, int rebase, cxl_err *err)
 {
+	uint64_t base = 0;
 	uint64_t count = trc_reader_count(r);
 	trc_rec rec;
 	int rc;
@@ -87,7 +100,7 @@ static int range_part(trc_reader *r, trc_writer **w, const char *pattern, unsign
 	for (uint64_t i = range_start(count, hosts, h); i < range_start(count, hosts, h + 1); i++) {
 		if ((rc = trc_reader_next(r, &rec, err)) <= 0)
 			return rc ? rc : cxl_err_set(err, CXL_EINTERNAL, "reader ended early");
-		if ((rc = trc_writer_add(*w, &rec, err)))
+		if ((rc = add(*w, rec, rebase ? &base : NULL, err)))
 			return rc;
 	}
 	return trc__writer_finish(*w, err);
@@ -113,7 +126,7 @@ static int close_all(trc_writer **w, unsigned hosts, int rc, cxl_err *err)
 }
 
 static int split_range(trc_reader *r, const char *pattern, unsigned hosts, uint32_t cap,
-		       cxl_err *err)
+		       int rebase, cxl_err *err)
 {
 	trc_writer **w = xcalloc(hosts, sizeof(*w));
 	trc_rec rec;
@@ -121,16 +134,18 @@ static int split_range(trc_reader *r, const char *pattern, unsigned hosts, uint3
 	unsigned h;
 
 	for (h = 0; h < hosts && !rc; h++)
-		rc = range_part(r, &w[h], pattern, hosts, h, cap, err);
+		rc = range_part(r, &w[h], pattern, hosts, h, cap, rebase, err);
 	if (!rc && (rc = trc_reader_next(r, &rec, err)) > 0)
 		rc = cxl_err_set(err, CXL_EINTERNAL, "reader gave more than its count");
 	return close_all(w, hosts, rc, err);
 }
 
-static int split_roundrobin(trc_reader *r, const char *pattern, unsigned hosts, uint32_t cap,
-			    cxl_err *err)
+/* roundrobin (record i to host i mod hosts) or thread (thread t to host t mod hosts). */
+static int split_spread(trc_reader *r, const char *pattern, unsigned hosts, int by, uint32_t cap,
+			int rebase, cxl_err *err)
 {
 	trc_writer **w = xcalloc(hosts, sizeof(*w));
+	uint64_t *base = xcalloc(hosts, sizeof(*base));
 	uint32_t fit = WRITERS_BUDGET / WRITER_BYTES_PER_REC / hosts;
 	uint64_t i = 0;
 	trc_rec rec;
@@ -143,10 +158,13 @@ static int split_roundrobin(trc_reader *r, const char *pattern, unsigned hosts, 
 		cap = fit < 64 ? 64 : fit;
 	for (h = 0; h < hosts && !rc; h++)
 		rc = open_out(&w[h], pattern, h, trc_reader_origin(r), cap, err);
-	while (!rc && (rc = trc_reader_next(r, &rec, err)) > 0)
-		rc = trc_writer_add(w[i++ % hosts], &rec, err);
+	while (!rc && (rc = trc_reader_next(r, &rec, err)) > 0) {
+		h = by == TRC_SPLIT_THREAD ? rec.thread % hosts : (unsigned)(i++ % hosts);
+		rc = add(w[h], rec, rebase ? &base[h] : NULL, err);
+	}
 	for (h = 0; h < hosts && !rc; h++)
 		rc = trc__writer_finish(w[h], err);
+	free(base);
 	return close_all(w, hosts, rc, err);
 }
 
@@ -154,7 +172,7 @@ static int split_roundrobin(trc_reader *r, const char *pattern, unsigned hosts, 
  * trc_split - see trc_ops.h.
  */
 int trc_split(const char *in, const char *pattern, unsigned hosts, int by, uint32_t cap,
-	      cxl_err *err)
+	      int rebase, cxl_err *err)
 {
 	trc_reader *r;
 	char name[4096];
@@ -168,8 +186,8 @@ int trc_split(const char *in, const char *pattern, unsigned hosts, int by, uint3
 				   "(and no other %% but %%%%)", pattern);
 	if ((rc = trc_reader_open(&r, in, err)))
 		return rc;
-	rc = by == TRC_SPLIT_RANGE ? split_range(r, pattern, hosts, cap, err)
-				   : split_roundrobin(r, pattern, hosts, cap, err);
+	rc = by == TRC_SPLIT_RANGE ? split_range(r, pattern, hosts, cap, rebase, err)
+				   : split_spread(r, pattern, hosts, by, cap, rebase, err);
 	trc_reader_close(r);
 	return rc;
 }

@@ -17,7 +17,8 @@
  *   CSV       a header line naming the columns, then one line per access
  *             ["%s,%s,...\n", no blanks].  Columns, any order, each at most
  *             once: addr (or address, required), op (required, R|W),
- *             size (bytes, default 64), and at most one time column:
+ *             size (bytes, default 64), thread (a thread index, 0..65535;
+ *             the trace then has TRC_ORIGIN_THREADS), and at most one time column:
  *             time_ps, time_ns, time_us, or time / cycle in ticks of the
  *             clock (which must then be given).  Without a time column every
  *             record has time 0 and TRC_REC_NOTIME.
@@ -59,12 +60,22 @@
  *             before DynamoRIO 10; DETAILS "read|write N byte(s) @ 0xADDR
  *             [by PC 0x...]" is an access, "ifetch ..." an instruction;
  *             markers, prefetches, flushes, headers and any other line are
- *             skipped.  Thread ids are dropped: a .cxt record has no field
- *             for them (trc_rec's pad is 0 by contract and part of the
- *             records CRC; a thread field is a format change).
+ *             skipped.  Thread ids (TID, T<TID>, or W<N>.T<TID> with several
+ *             workloads) become thread indices, 0.. in order of first
+ *             appearance (trc_tidmap.h; at most 65536), kept in trc_rec.thread
+ *             (TRC_ORIGIN_THREADS, a version-3 .cxt).
+ *
+ * A binary format (traces/trc_import_champsim.c has the layout):
+ *
+ *   champsim  ChampSim traces (tracer/pin/champsim_tracer.cpp,
+ *             trace_instr_format_t; plain, .gz or .xz): 64-byte instruction
+ *             records; each non-zero source_memory is a 64 B read of its
+ *             line, then each non-zero destination_memory a 64 B write.
+ *             Detected by the xz magic or a name holding ".champsim";
+ *             otherwise give the format.  Errors "FILE: instruction N: ...".
  *
  * Time of the formats that count instructions (lackey, ramulator-cpu,
- * ramulator2 with bubbles, drcachesim): the index of the access's
+ * ramulator2 with bubbles, drcachesim, champsim): the index of the access's
  * instruction, from 0, times the clock, which is then the time of one
  * instruction (default TRC_DEFAULT_INSTR_PS, one instruction per ns).
  * lackey counts I lines; drcachesim takes INSTR# (the view tool's count of
@@ -121,7 +132,8 @@ static inline int trc_fmt_exports(int fmt)
 static inline int trc_fmt_counts_instructions(int fmt, uint64_t clock_ps)
 {
 	return fmt == TRC_FMT_LACKEY || fmt == TRC_FMT_RAMULATOR_CPU ||
-	       fmt == TRC_FMT_DRCACHESIM || (fmt == TRC_FMT_RAMULATOR2 && clock_ps);
+	       fmt == TRC_FMT_DRCACHESIM || fmt == TRC_FMT_CHAMPSIM ||
+	       (fmt == TRC_FMT_RAMULATOR2 && clock_ps);
 }
 
 typedef struct trc_import_opts trc_import_opts;
@@ -136,7 +148,7 @@ struct trc_import_opts {
 /* CSV column kinds. */
 enum trc_col {
 	TRC_COL_TIME_PS, TRC_COL_TIME_NS, TRC_COL_TIME_US, TRC_COL_TIME_CLK,
-	TRC_COL_ADDR, TRC_COL_OP, TRC_COL_SIZE,
+	TRC_COL_ADDR, TRC_COL_OP, TRC_COL_SIZE, TRC_COL_THREAD,
 };
 
 typedef struct trc_export trc_export;
@@ -201,7 +213,9 @@ void trc_import_close(trc_import *im);
  * @esf_delay: ESF target other than the origin: print delays
  * @err:      OUT error record, may be NULL
  *
- * A CSV target other than the origin gets the header "time_ps,addr,op,size".
+ * A CSV target other than the origin gets the header "time_ps,addr,op,size",
+ * with ",thread" if the origin has TRC_ORIGIN_THREADS (other targets drop
+ * the thread).
  * Return: 0 or CXL_EINVAL (bad CSV header in @o, a target without exporter).
  */
 int trc_export_init(trc_export *ex, const trc_origin *o, int to, uint64_t clock_ps,

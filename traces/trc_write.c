@@ -163,8 +163,10 @@ static const char *rec_problem(const trc_writer *w, const trc_rec *r)
 		return "address + size past 2^64 (bytes beyond the 64-bit address space)";
 	if (r->op > TRC_WRITE)
 		return "op is neither read nor write";
-	if (r->flags & ~TRC_REC_NOTIME || r->pad)
+	if (r->flags & ~TRC_REC_NOTIME)
 		return "unknown flags";
+	if (r->thread && !(w->origin.flags & TRC_ORIGIN_THREADS))
+		return "thread index in a trace without threads (origin lacks TRC_ORIGIN_THREADS)";
 	return NULL;
 }
 

@@ -94,6 +94,13 @@ static const cfg_key workload_keys[] = {
 	  "record's time x workload.time_scale)" },
 	{ "workload.time_scale", CFG_FLOAT, "1.0", "0", NULL, NULL,
 	  "timed replay: factor on record times (0.5 replays twice as fast)" },
+	{ "workload.trace_hosts", CFG_ENUM, "shared", NULL, NULL, "shared|each",
+	  "trace pattern: shared (every requester replays the trace's addresses as they are: "
+	  "one region for all, pooled or shared memory) or each (requester i's addresses "
+	  "move by i x workload.trace_region: a region of its own; i as in workload.trace's %d)" },
+	{ "workload.trace_region", CFG_SIZE, "0B", "0B", NULL, NULL,
+	  "trace_hosts = each: bytes between two requesters' regions (a multiple of 64, "
+	  "at least the trace's highest address + 1 for disjoint regions)" },
 	{ "workload.hot_fraction", CFG_FLOAT, "0.9", "0", "1", NULL,
 	  "hotcold: share of requests that go to the hot set" },
 	{ "workload.hot_footprint", CFG_FLOAT, "0.1", "0", "1", NULL,

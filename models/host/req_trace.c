@@ -11,9 +11,15 @@
  * its file in its own init, so a rank opens only the traces of its hosts.
  *
  * Records: a record of `size` bytes at `addr` becomes one access per 64-byte
- * line it touches, in address order.  Addresses are used as they are (no
- * per-requester offset: requesters replaying one trace share its lines),
- * and line L goes to memory device (L / interleave) mod M like any access.
+ * line it touches, in address order.  Regions (workload.trace_hosts):
+ * "shared" (the default) uses the addresses as they are, so requesters
+ * replaying one trace share its lines (pooled or shared memory); "each"
+ * moves requester i's addresses by i x workload.trace_region bytes (i as
+ * for "%d"), so one file replays on N hosts, each in a region of its own,
+ * without N copies.  A moved line past 2^64 stops the run ("FILE: record N:
+ * ..."; checked once at init for the region's base, per record for the
+ * record's last line).  Line L goes to memory device (L / interleave) mod M
+ * like any access.
  * workload.replay = closed issues them as fast as the queue, the issue
  * interval and the credits allow; timed also waits until each record's
  * time x workload.time_scale (records of ESF traces with tick 0 carry no
@@ -29,6 +35,8 @@
 #include "models/host/req_int.h"
 #include "traces/trc.h"
 
+#define REQ_TRACE_LINES (1ull << TRC_LINE_BITS) /* lines below 2^64 bytes */
+
 /* @pattern with its "%d" (if any) replaced by @index; -1 if it has another '%'. */
 static int trace_path(const char *pattern, uint32_t index, char *buf, size_t n)
 {
@@ -41,6 +49,29 @@ static int trace_path(const char *pattern, uint32_t index, char *buf, size_t n)
 	if (pc[1] != 'd' || strchr(pc + 2, '%'))
 		return -1;
 	snprintf(buf, n, "%.*s%u%s", (int)(pc - pattern), pattern, index, pc + 2);
+	return 0;
+}
+
+/* r->base for workload.trace_hosts: 0 (shared), or index x trace_region in lines (each). */
+static int trace_region(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
+{
+	uint64_t region = cfg_size(cf, "workload.trace_region");
+	uint64_t index = fab_view_requester_index(r->fv, c->id);
+
+	r->base = 0;
+	if (cfg_enum(cf, "workload.trace_hosts") == 0)
+		return 0;
+	if (!region || region % CXL_LINE)
+		return cfg_error_at(cf, "workload.trace_region", err, "%llu bytes: trace_hosts = "
+				    "\"each\" needs a region size, a multiple of %d bytes above 0 "
+				    "(e.g. \"1GiB\")", (unsigned long long)region, CXL_LINE);
+	region /= CXL_LINE;
+	if (index && region > (CXL_DEV_BASE / CXL_LINE - 1) / index)
+		return cfg_error_at(cf, "workload.trace_region", err, "%s (requester %llu) would "
+				    "start at line %llu x %llu, in the device window at 2^48 bytes "
+				    "(regions must end below it)", c->name, (unsigned long long)index,
+				    (unsigned long long)index, (unsigned long long)region);
+	r->base = index * region;
 	return 0;
 }
 
@@ -65,11 +96,41 @@ int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "workload.trace", err, "%s (for %s)", e.msg, c->name);
 	r->timed = cfg_enum(cf, "workload.replay") == 1;
 	r->time_scale = cfg_float(cf, "workload.time_scale");
-	r->base = 0;
+	if (trace_region(c, r, cf, err))
+		return CXL_EINVAL;
 	r->requests = (uint64_t)cfg_int(cf, "workload.requests");
 	if (!cfg_is_set(cf, "workload.requests") || !r->requests)
 		r->requests = UINT64_MAX;
 	return 0;
+}
+
+/*
+ * Stop the run if the current record, moved by r->base, leaves the address
+ * space: past 2^64, or from memory (below CXL_DEV_BASE) into the device
+ * window; or if it lies in the window of a device this requester does not
+ * reach (a trace of device addresses replayed without the devices).
+ */
+static void check_moved(sim_comp *c, req *r)
+{
+	uint64_t last = r->rec_line + r->rec_lines - 1, n = trc_reader_index(r->trc) - 1;
+	const char *f = trc_reader_name(r->trc);
+
+	if (last > REQ_TRACE_LINES - 1 - r->base)
+		sim_fail(c, "%s: record %llu: address 0x%llx moved by %llu lines "
+			 "(workload.trace_region) goes past 2^64", f, (unsigned long long)n,
+			 (unsigned long long)r->rec.addr, (unsigned long long)r->base);
+	last += r->base;
+	if (!cxl_dev_is(r->rec.addr) && cxl_dev_is(last * CXL_LINE))
+		sim_fail(c, "%s: record %llu: address 0x%llx moved by %llu lines "
+			 "(workload.trace_region) reaches the device window at 2^48 (regions "
+			 "must end below it)", f, (unsigned long long)n,
+			 (unsigned long long)r->rec.addr, (unsigned long long)r->base);
+	if (cxl_dev_is((r->rec_line + r->base) * CXL_LINE) &&
+	    cxl_dev_index(last * CXL_LINE) >= r->ndevs)
+		sim_fail(c, "%s: record %llu: address 0x%llx is in the window of device %u "
+			 "(addresses from 2^48 up, devwin.h); %s reaches %u devices", f,
+			 (unsigned long long)n, (unsigned long long)r->rec.addr,
+			 cxl_dev_index(last * CXL_LINE), c->name, r->ndevs);
 }
 
 /**
@@ -92,6 +153,7 @@ int req__trace_next(sim_comp *c, req *r)
 		/* no addr + size: the reader refuses records past 2^64, and this never wraps */
 		r->rec_line = r->rec.addr / CXL_LINE;
 		r->rec_lines = (r->rec.addr % CXL_LINE + r->rec.size - 1) / CXL_LINE + 1;
+		check_moved(c, r);
 		if (r->timed && !(r->rec.flags & TRC_REC_NOTIME)) {
 			sim_time t = stime_from_ps((double)r->rec.time * r->time_scale);
 			r->next_issue = t > r->next_issue ? t : r->next_issue;

@@ -351,6 +351,54 @@ test_lackey_trace_replays_on_64_hosts_identically_on_1_and_2_ranks() {
 	[ "$(json_num timed1/stats.json sim_time_ps)" -ge 310700000 ] || fail "timed replay did not wait"
 }
 
+# one trace on 64 hosts (workload.trace_hosts): with "each" and the interleave equal to
+# the region, host i's accesses all go to memory i mod 8, so each of the 8 memories
+# serves 8 hosts' copies; with "shared" they all go to memory 0.  Same results on
+# every rank count.
+trace_hosts_run() { # MODE N
+	cxl "$2" -q "$CONFIGS/spine_leaf.cfg" -o "$1$2" --set topology.hosts_per_leaf=8 \
+		--set workload.pattern=trace --set workload.trace=g.cxt --set workload.requests=0 \
+		--set workload.trace_hosts="$1" --set workload.trace_region=1GiB \
+		--set workload.interleave=1GiB || fail "$1 on $2 ranks"
+}
+test_one_trace_on_64_hosts_each_region_or_shared() {
+	tr_ gen g.cxt --records 200 --footprint 1M --read-ratio 0.5 || return 1
+	tr_ info g.cxt > i || return 1
+	local r w m n reads writes
+	r=$(field i reads); w=$(field i writes)
+	for mode in each shared; do
+		for n in $RANKS; do trace_hosts_run "$mode" "$n" || return 1; done
+		for n in $MRANKS; do
+			cmp -s <(results "${mode}1/stats.json") <(results "$mode$n/stats.json") ||
+				fail "$mode: 1 and $n ranks differ" || return 1
+		done
+		for m in 0 1 2 3 4 5 6 7; do
+			reads=$(comp_stat "${mode}1" "mem$m" reads); writes=$(comp_stat "${mode}1" "mem$m" writes)
+			if [ "$mode" = each ]; then want="$((8 * r)) $((8 * w))"
+			elif [ "$m" = 0 ]; then want="$((64 * r)) $((64 * w))"
+			else want="0 0"; fi
+			[ "$reads $writes" = "$want" ] ||
+				fail "$mode: mem$m read $reads, wrote $writes (expected $want)" || return 1
+		done
+		echo "$mode: mem0 read $(comp_stat "${mode}1" mem0 reads), mem1 $(comp_stat "${mode}1" mem1 reads) (trace: $r reads)"
+	done
+	expect_error 1 '.*workload.trace_region: 0 bytes: trace_hosts = "each" needs a region size' "$CONFIGS/spine_leaf.cfg" \
+		--set workload.pattern=trace --set workload.trace=g.cxt --set workload.trace_hosts=each ||
+		return 1
+	expect_error 1 '.*workload.trace_region: host7 \(requester 7\) would start at line 7 x [0-9]+, in the device window at 2\^48 bytes' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=g.cxt \
+		--set workload.trace_hosts=each --set workload.trace_region=40TiB || return 1
+	# a record moved into the device window stops the run and names it (host7: 7 x 36 TiB
+	# + 4 TiB = 2^48); a trace of device addresses with no device is refused too
+	tr_ gen h.cxt --records 5 --footprint 1M --base 0x40000000000 || return 1
+	expect_error 1 'h.cxt: record [0-9]: address 0x400000[0-9a-f]+ moved by [0-9]+ lines \(workload.trace_region\) reaches the device window at 2\^48' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=h.cxt \
+		--set workload.trace_hosts=each --set workload.trace_region=36TiB || return 1
+	tr_ gen d.cxt --records 5 --footprint 1M --base 0x1000000000000 || return 1
+	expect_error 1 'd.cxt: record 0: address 0x1000000[0-9a-f]+ is in the window of device 0 \(addresses from 2\^48 up, devwin.h\); host[0-7] reaches 0 devices' \
+		"$CONFIGS/spine_leaf.cfg" --set workload.pattern=trace --set workload.trace=d.cxt
+}
+
 # valgrind and cc here: record lackey-prog.c afresh, as the sample was
 test_lackey_records_a_real_program() {
 	if ! command -v valgrind > /dev/null || ! command -v cc > /dev/null || [ "$(uname -m)" != x86_64 ]; then
@@ -410,10 +458,95 @@ test_ramulator_cpu_and_drcachesim_give_their_records() {
 	              2 : total instructions
 	END
 	tr_ convert -q --ipns 2 view.txt v.cxt || return 1
-	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size\n18884500,0x7fdf64e2adc8,R,8')" ] ||
+	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size,thread\n18884500,0x7fdf64e2adc8,R,8,0')" ] ||
 		fail "drcachesim records: $(tr_ cat v.cxt)" || return 1
 	tr_ info v.cxt | grep -q '^origin: *drcachesim (time: instruction index x 500ps, 2 instructions/ns)' ||
 		fail "drcachesim origin: $(tr_ info v.cxt | grep origin)"
+}
+
+# Threads (.cxt version 3): drcachesim's thread ids become indices 0.. in order of first
+# appearance; info and cat show them; split --by thread and --rebase; a CSV thread column
+# round-trips byte for byte; a trace without threads stays version 2.
+test_threads_kept_shown_and_split() {
+	# the view tool's old-format sample (drcachesim.dox.in), two threads, and a third
+	cat > view.txt <<-'END'
+	Output format:
+	<record#>: T<tid> <record details>
+	   173369: T1774669 ifetch       3 byte(s) @ 0x0000000000402680 f3 48 a5             rep movsq
+	   173370: T1774669 read         8 byte(s) @ 0x00007f8881e37c70 by PC 0x0000000000402680
+	   173371: T1774669 write        8 byte(s) @ 0x00007f8881e37a70 by PC 0x0000000000402680
+	   173372: T1774668 <marker: timestamp 13309323446399692>
+	   173373: T1774668 <marker: tid 1774668 on core 3>
+	   173374: T1774668 ifetch       4 byte(s) @ 0x000000000040361a 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173375: T1774668 read         8 byte(s) @ 0x00007ffdf9d85088 by PC 0x000000000040361a
+	   173376: T1774669 ifetch       4 byte(s) @ 0x000000000040361e 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173377: T1774669 write        8 byte(s) @ 0x00007f8881e37a78 by PC 0x000000000040361e
+	   173378: T99 ifetch       4 byte(s) @ 0x0000000000403622 48 8b 45 f8          mov    -0x08(%rbp), %rax
+	   173379: T99 read         4 byte(s) @ 0x0000000000600000 by PC 0x0000000000403622
+	END
+	tr_ convert -q view.txt v.cxt || return 1
+	tr_ info v.cxt > i || return 1
+	[ "$(field i threads)" = "3 (indices 0..2)" ] || fail "info threads: $(field i threads)" || return 1
+	[ "$(field i format)" = ".cxt version 3" ] || fail "info format: $(field i format)" || return 1
+	[ "$(tr_ cat v.cxt)" = "$(printf 'time_ps,addr,op,size,thread\n0,0x7f8881e37c70,R,8,0\n0,0x7f8881e37a70,W,8,0\n1000,0x7ffdf9d85088,R,8,1\n2000,0x7f8881e37a78,W,8,0\n3000,0x600000,R,4,2')" ] ||
+		fail "cat: $(tr_ cat v.cxt)" || return 1
+	# one output per thread; with --rebase each starts at 0
+	tr_ split v.cxt 't%d.cxt' --hosts 3 --by thread || return 1
+	[ "$(tr_ cat t0.cxt | tail -n +2 | tr '\n' ' ')" = "0,0x7f8881e37c70,R,8,0 0,0x7f8881e37a70,W,8,0 2000,0x7f8881e37a78,W,8,0 " ] ||
+		fail "thread 0: $(tr_ cat t0.cxt)" || return 1
+	tr_ split v.cxt 's%d.cxt' --hosts 3 --by thread --rebase || return 1
+	[ "$(tr_ cat s1.cxt | tail -n +2)" = "0,0x7ffdf9d85088,R,8,1" ] || fail "thread 1 rebased: $(tr_ cat s1.cxt)" || return 1
+	[ "$(tr_ cat s2.cxt | tail -n +2)" = "0,0x600000,R,4,2" ] || fail "thread 2 rebased: $(tr_ cat s2.cxt)" || return 1
+	# the parts hold every record once
+	[ "$(for h in 0 1 2; do tr_ cat "t$h.cxt" | tail -n +2; done | sort)" = "$(tr_ cat v.cxt | tail -n +2 | sort)" ] ||
+		fail "split --by thread lost or duplicated records" || return 1
+	# a CSV with a thread column comes back byte for byte; other targets drop the thread
+	printf 'time_ns,addr,op,size,thread\n1,0x40,R,64,7\n2,0x80,W,64,0\n' > th.csv
+	tr_ convert th.csv th.cxt > /dev/null || return 1
+	tr_ cat th.cxt | cmp - th.csv || fail "thread CSV round trip" || return 1
+	[ "$(tr_ cat --to esf th.cxt)" = "$(printf '0x40 R 1\n0x80 W 2')" ] || fail "esf of a thread trace" || return 1
+	# without threads: version 2 and no thread column
+	tr_ gen g.cxt --records 10 || return 1
+	[ "$(tr_ info g.cxt | field /dev/stdin format)" = ".cxt version 2" ] || fail "gen is not version 2" || return 1
+	tr_ info g.cxt | grep -q '^threads: *none recorded' || fail "gen threads: $(tr_ info g.cxt | grep threads)" || return 1
+	[ "$(tr_ cat g.cxt | head -1)" = "time_ps,addr,op,size" ] || fail "gen header: $(tr_ cat g.cxt | head -1)" || return 1
+	trace_error '--by sideways: unknown \(expected range\|roundrobin\|thread\)' split v.cxt 'x%d.cxt' --hosts 2 --by sideways
+}
+
+# ChampSim binary traces (the committed samples, written by test_trc_import_champsim.c's
+# generator in the layout of ChampSim's tracer/pin/champsim_tracer.cpp): plain and .xz give
+# the same records; reads and writes are the non-zero source_memory and destination_memory
+# slots counted straight from the bytes (od); the trace replays on 1 and 2 ranks identically.
+test_champsim_plain_and_xz() {
+	local s=$SAMPLES/champsim-small.champsimtrace rw
+	tr_ convert "$s" p.cxt > /dev/null || return 1
+	tr_ convert --ipns 4 "$s.xz" x.cxt > /dev/null || return 1
+	tr_ cat p.cxt > p.txt && tr_ cat --to csv --clock 250ps x.cxt | sed 1d > x.txt || return 1
+	cmp <(sed 1d p.txt | cut -d, -f2-) <(cut -d, -f2- x.txt) || fail "plain and xz records differ" || return 1
+	rw=$(od -An -v -t x8 -w64 "$s" | awk '{ for (i = 5; i <= 8; i++) if ($i !~ /^0+$/) r++
+		for (i = 3; i <= 4; i++) if ($i !~ /^0+$/) w++ } END { print r + 0, w + 0 }')
+	tr_ info p.cxt > i || return 1
+	echo "od: reads writes = $rw; info: $(field i reads) $(field i writes)"
+	[ "$(field i reads) $(field i writes)" = "$rw" ] || fail "counts differ from the bytes" || return 1
+	field i origin | grep -q '^champsim (time: instruction index x 1ns, 1 instructions/ns)' ||
+		fail "origin: $(field i origin)" || return 1
+	tr_ info x.cxt | grep -q '^origin: *champsim (time: instruction index x 250ps, 4 instructions/ns)' ||
+		fail "xz origin: $(tr_ info x.cxt | grep origin)" || return 1
+	# the last instruction (47) holds the last access: 47 ns
+	[ "$(field i time | sed 's/,.*//')" = "first 1ns" ] || fail "time $(field i time)" || return 1
+	grep -q '^47000,' p.txt || fail "no access of instruction 47" || return 1
+	for n in 1 2; do
+		cxl "$n" -q "$CONFIGS/spine_leaf.cfg" -o "c$n" --set workload.pattern=trace \
+			--set workload.trace=p.cxt --set workload.requests=0 --set workload.replay=timed || return 1
+	done
+	cmp -s <(results c1/stats.json) <(results c2/stats.json) || fail "1 and 2 ranks differ" || return 1
+	[ "$(json_num c1/stats.json reads) $(json_num c1/stats.json writes)" = "$(echo "$rw" | awk '{ print 8 * $1, 8 * $2 }')" ] ||
+		fail "replay: $(json_num c1/stats.json reads) reads, $(json_num c1/stats.json writes) writes" || return 1
+	cp "$s" plain.bin
+	trace_error 'plain.bin:1: NUL byte \(not a text trace; a binary ChampSim trace needs --from champsim\)' convert plain.bin y.cxt || return 1
+	tr_ convert -q --from champsim plain.bin y.cxt && cmp <(tr_ cat y.cxt) p.txt || fail "--from champsim" || return 1
+	head -c 100 "$s" > short.champsimtrace
+	trace_error 'short.champsimtrace: instruction 1: truncated record: 36 of 64 bytes' convert short.champsimtrace z.cxt
 }
 
 test_tools_errors_name_line_and_field() {

@@ -340,6 +340,45 @@ START_TEST(test_trc_codec_address_range)
 }
 END_TEST
 
+/* Thread indices (version 3): a column of their own, only in blocks that have one. */
+START_TEST(test_trc_codec_threads)
+{
+	trc_rec *r = trcf_recs(300, 77), *out = calloc(300, sizeof(*out));
+	uint8_t *p = calloc(TRC_PAYLOAD_MAX(300) + 8, 1);
+	size_t len, cut[TRC_SECTIONS];
+	trc_derr e = { 0 };
+
+	free(round_trip(r, 300, &len)); /* no threads: no column, no flag */
+	len = trc__encode_block(r, 300, p, cut);
+	ck_assert_uint_eq(p[0] & TRC_BLK_THREADS, 0);
+	ck_assert_uint_eq(cut[6], cut[5]);
+	for (int i = 0; i < 300; i++)
+		r[i].thread = (uint16_t)(i % 3 ? i * 257 : 0); /* up to 76 k: 1-3 byte varints */
+	r[299].thread = UINT16_MAX;
+	free(round_trip(r, 300, &len));
+	len = trc__encode_block(r, 300, p, cut);
+	ck_assert_uint_eq(p[0] & TRC_BLK_THREADS, TRC_BLK_THREADS);
+	ck_assert_uint_gt(cut[6], cut[5]);
+	/* a thread index above 65535: the last record's varint ff ff 03 -> ff ff 04 */
+	ck_assert_uint_eq(p[cut[6] - 1], 3);
+	p[cut[6] - 1] = 4;
+	ck_assert_int_eq(trc__decode_block(p, len, 300, out, &e), -1);
+	ck_assert_str_eq(e.why, "bad thread index");
+	ck_assert_uint_eq(e.at, 299);
+	/* the flag on a block whose threads are all 0: one thread 1 made 0 */
+	for (int i = 0; i < 300; i++)
+		r[i].thread = i == 7;
+	len = trc__encode_block(r, 300, p, cut);
+	ck_assert_uint_eq(cut[6] - cut[5], 300);
+	p[cut[5] + 7] = 0;
+	ck_assert_int_eq(trc__decode_block(p, len, 300, out, &e), -1);
+	ck_assert_str_eq(e.why, "thread flag on a block without threads");
+	free(p);
+	free(out);
+	free(r);
+}
+END_TEST
+
 Suite *trc_codec_suite(void)
 {
 	Suite *s = suite_create("trc_codec");
@@ -351,6 +390,7 @@ Suite *trc_codec_suite(void)
 	tcase_add_test(rt, test_trc_codec_extremes);
 	tcase_add_test(rt, test_trc_codec_interleaved_streams_stay_small);
 	tcase_add_test(rt, test_trc_codec_deterministic);
+	tcase_add_test(rt, test_trc_codec_threads);
 	tcase_add_test(dec, test_trc_codec_decode_checks);
 	tcase_add_test(dec, test_trc_codec_decode_varint_checks);
 	tcase_add_test(dec, test_trc_codec_decode_abs_checks);

@@ -165,6 +165,29 @@ START_TEST(test_trc_import_csv_columns)
 }
 END_TEST
 
+/* A thread column: the trace has threads (version 3) and prints them back. */
+START_TEST(test_trc_import_csv_thread_column)
+{
+	static const char t[] = "thread,time_ps,addr,op\n3,5,0x40,R\n0,6,0x80,W\n65535,7,0xc0,R\n";
+	imp im;
+
+	import_ok("t.csv", t, NULL, &im);
+	ck_assert_uint_eq(im.origin.flags, TRC_ORIGIN_THREADS);
+	ck_assert_uint_eq(im.rec[0].thread, 3);
+	ck_assert_uint_eq(im.rec[1].thread, 0);
+	ck_assert_uint_eq(im.rec[2].thread, 65535);
+	ck_assert_str_eq(im.text, t);
+	import_ok("u.csv", "addr,op\n0x40,R\n", NULL, &im);
+	ck_assert_uint_eq(im.origin.flags, 0);
+	import_fails("addr,op,thread\n0x40,R,65536\n", NULL, "2: bad thread \"65536\" (expected a "
+		     "thread index, 0 to 65535)");
+	import_fails("addr,op,thread\n0x40,R,-1\n", NULL, "2: bad thread \"-1\" (expected a "
+		     "thread index, 0 to 65535)");
+	import_fails("addr,thread,op,thread\n", NULL, "1: CSV header: column given twice (at most "
+		     "one of each, one time column)");
+}
+END_TEST
+
 START_TEST(test_trc_import_detection_and_override)
 {
 	trc_import_opts csv = { .fmt = TRC_FMT_CSV }, esf = { .fmt = TRC_FMT_ESF };
@@ -184,10 +207,11 @@ START_TEST(test_trc_import_detection_and_override)
 	ck_assert_str_eq(im.text, "0x40 R 0\n");
 	ck_assert_uint_eq(im.noncanon, 1);
 	import_fails("0x40 R 0\n", &csv, "1: CSV header: unknown column (expected time_ps, time_ns, "
-		     "time_us, time, cycle, addr, op, size)");
+		     "time_us, time, cycle, addr, op, size, thread)");
 	import_fails("hello world\n", NULL, "1: cannot tell the trace format (expected ESF "
 		     "\"0xADDR R|W TICK\", DRAMsim3 \"0xADDR READ|WRITE CYCLE\", a CSV header, "
-		     "valgrind lackey, Ramulator, Ramulator2 or drcachesim view output; give --from)");
+		     "valgrind lackey, Ramulator, Ramulator2 or drcachesim view output; give "
+		     "--from, e.g. --from champsim for a binary ChampSim trace)");
 }
 END_TEST
 
@@ -293,7 +317,8 @@ START_TEST(test_trc_import_refuses_odd_files)
 	ck_assert_int_eq(trc_import_open(&im, p, NULL, &err), 0);
 	ck_assert_int_eq(trc_import_next(im, &r, &err), 1);
 	ck_assert_int_eq(trc_import_next(im, &r, &err), CXL_EINVAL);
-	snprintf(want, sizeof(want), "%s:2: NUL byte (not a text trace)", p);
+	snprintf(want, sizeof(want), "%s:2: NUL byte (not a text trace; a binary "
+		 "ChampSim trace needs --from champsim)", p);
 	ck_assert_str_eq(err.msg, want);
 	trc_import_close(im);
 }
@@ -334,6 +359,7 @@ Suite *trc_import_suite(void)
 	tcase_add_test(fmt, test_trc_import_esf_delays_and_clock);
 	tcase_add_test(fmt, test_trc_import_dramsim3);
 	tcase_add_test(fmt, test_trc_import_csv_columns);
+	tcase_add_test(fmt, test_trc_import_csv_thread_column);
 	tcase_add_test(fmt, test_trc_import_detection_and_override);
 	tcase_add_test(fmt, test_trc_import_gzip);
 	tcase_add_test(canon, test_trc_import_normalises_and_counts);

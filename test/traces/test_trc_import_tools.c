@@ -361,11 +361,13 @@ START_TEST(test_trc_import_tools_drcachesim)
 	ck_assert_int_eq(o.fmt, TRC_FMT_DRCACHESIM);
 	ck_assert_uint_eq(o.clock_ps, TRC_DEFAULT_INSTR_PS);
 	/* the read belongs to instruction 37770, index 37769 */
-	gives(dr_new, NULL, "time_ps,addr,op,size\n37769000,0x7fdf64e2adc8,R,8\n");
+	ck_assert_uint_eq(o.flags, TRC_ORIGIN_THREADS);
+	gives(dr_new, NULL, "time_ps,addr,op,size,thread\n37769000,0x7fdf64e2adc8,R,8,0\n");
 	/* old format: instructions are counted from the ifetch lines */
 	ck_assert_int_eq(origin_of(dr_old, NULL).fmt, TRC_FMT_DRCACHESIM);
-	gives(dr_old, NULL, "time_ps,addr,op,size\n0,0x7f8881e37c70,R,8\n0,0x7f8881e37a70,W,8\n"
-	      "1000,0x7ffdf9d85088,R,8\n");
+	/* thread ids become indices in order of first appearance: T1774669 0, T1774668 1 */
+	gives(dr_old, NULL, "time_ps,addr,op,size,thread\n0,0x7f8881e37c70,R,8,0\n"
+	      "0,0x7f8881e37a70,W,8,0\n1000,0x7ffdf9d85088,R,8,1\n");
 	/* detected from a record line; a workload.thread id (view_test.cpp "W0.T3"); an access
 	 * across a line split; prefetches, markers and disassembly spill-over skipped */
 	gives("           7           1:       W0.T3 ifetch       4 byte(s) @ 0x0000002a "
@@ -377,7 +379,13 @@ START_TEST(test_trc_import_tools_drcachesim)
 	      "          10           2:       W0.T3                                      d9\n"
 	      "          11           3:       W0.T3 write       16 byte(s) @ 0x00000100 by PC "
 	      "0x00000030\n", &(trc_import_opts){ .clock_ps = 300 },
-	      "time_ps,addr,op,size\n0,0x3e,R,2\n0,0x40,R,2\n600,0x100,W,16\n");
+	      "time_ps,addr,op,size,thread\n0,0x3e,R,2,0\n0,0x40,R,2,0\n600,0x100,W,16,0\n");
+	/* threads of two workloads are distinct; a thread seen again keeps its index */
+	gives("  1  1:  W0.T3 read 8 byte(s) @ 0x40\n  2  1:  W1.T3 read 8 byte(s) @ 0x80\n"
+	      "  3  2:  W0.T7 write 8 byte(s) @ 0xc0\n  4  2:  W1.T3 read 8 byte(s) @ 0x100\n"
+	      "  5  3:  W0.T3 read 8 byte(s) @ 0x140\n", NULL,
+	      "time_ps,addr,op,size,thread\n0,0x40,R,8,0\n0,0x80,R,8,1\n1000,0xc0,W,8,2\n"
+	      "1000,0x100,R,8,1\n2000,0x140,R,8,0\n");
 }
 END_TEST
 
@@ -392,6 +400,12 @@ START_TEST(test_trc_import_tools_drcachesim_errors)
 		{ "  10  2:  77 read  x byte(s) @ 0x40",
 		  "2: field size: expected \"N byte(s) @ 0xADDR\" after read or write" },
 		{ "  10  2:  77 read  8 bytes @ 0x40", "2: field size: expected \"byte(s)\" after 8" },
+		{ "  10  2:  7x7 read  8 byte(s) @ 0x40", "2: field tid: \"7x7\" is not a thread id "
+		  "(expected TID, T<TID> or W<N>.T<TID>, below 2^32)" },
+		{ "  10  2:  W1T3 read  8 byte(s) @ 0x40", "2: field tid: \"W1T3\" is not a thread "
+		  "id (expected TID, T<TID> or W<N>.T<TID>, below 2^32)" },
+		{ "  10  2:  4294967296 read  8 byte(s) @ 0x40", "2: field tid: \"4294967296\" is "
+		  "not a thread id (expected TID, T<TID> or W<N>.T<TID>, below 2^32)" },
 		{ "  10  2:  77 read  8 byte(s) at 0x40", "2: field address: expected \"@ 0xADDR\"" },
 		{ "  10  2:  77 read  8 byte(s) @ 40",
 		  "2: field address: \"40\" is not an address (expected 0x and up to 16 hex digits)" },

@@ -243,33 +243,88 @@ START_TEST(test_trc_read_crafted_is_valid)
 }
 END_TEST
 
-/* Versions 1 and 2 read; 0 and 3 are refused by name (header CRC kept right). */
+/*
+ * Versions 1 and 2 read; 0, 3 (without the threads flag) and 4 are refused
+ * (header CRC kept right).
+ */
 START_TEST(test_trc_read_versions)
 {
 	static const struct {
 		uint16_t version;
-		int ok;
-	} cases[] = { { 0, 0 }, { 1, 1 }, { 2, 1 }, { 3, 0 } };
+		const char *why; /* NULL: read */
+	} cases[] = {
+		{ 0, "unsupported .cxt version (this reader takes 1 to 3)" }, { 1, NULL }, { 2, NULL },
+		{ 3, "bad origin in header" }, { 4, "unsupported .cxt version (this reader takes 1 to 3)" },
+	};
 	trc_rec *r = trcf_recs(25, 6), out[25];
 	const char *path = trcf_path("v.cxt");
 
 	craft(path, r, 25, 10, 25, 0);
 	size_t len;
 	uint8_t *buf = trcf_slurp(path, &len);
-	ck_assert_uint_eq(trc_get16(buf + 8), TRC_VERSION);
+	ck_assert_uint_eq(trc_get16(buf + 8), TRC_VERSION_NOTHREADS);
 	for (size_t i = 0; i < NELEMS(cases); i++) {
 		cxl_err err = { 0 };
 		uint64_t n;
 		trc_put16(buf + 8, cases[i].version);
 		trc_put32(buf + TRC_HDR_FIXED, (uint32_t)crc32(0, buf, TRC_HDR_FIXED));
 		trcf_spit(path, buf, len);
-		if (cases[i].ok) {
+		if (!cases[i].why) {
 			ck_assert_int_eq(trcf_read(path, out, 25, &n, &err), 0);
 			trcf_assert_recs_eq(r, out, 25);
 		} else {
-			trcf_expect_error(path, 0, "unsupported .cxt version (this reader takes 1 and 2)");
+			trcf_expect_error(path, 0, cases[i].why);
 		}
 	}
+	free(buf);
+	free(r);
+}
+END_TEST
+
+/*
+ * Threads: an origin with TRC_ORIGIN_THREADS writes version 3 and the records
+ * keep their thread; a version-2 header claiming threads, and a thread
+ * column in a trace without threads, are refused.
+ */
+START_TEST(test_trc_read_threads_version_3)
+{
+	trc_origin o = { .fmt = TRC_FMT_NONE, .flags = TRC_ORIGIN_THREADS };
+	trc_rec *r = trcf_recs(250, 9), out[250];
+	const char *path = trcf_path("t.cxt");
+	cxl_err err = { 0 };
+	trc_reader *rd;
+	uint64_t n;
+	size_t len;
+
+	for (int i = 0; i < 250; i++)
+		r[i].thread = (uint16_t)(i * 7 % 5);
+	trcf_write(path, r, 250, 100, &o);
+	ck_assert_int_eq(trcf_read(path, out, 250, &n, &err), 0);
+	ck_assert_uint_eq(n, 250);
+	trcf_assert_recs_eq(r, out, 250);
+	ck_assert_int_eq(trc_reader_open(&rd, path, &err), 0);
+	ck_assert_uint_eq(trc_reader_version(rd), 3);
+	ck_assert_uint_eq(trc_reader_origin(rd)->flags, TRC_ORIGIN_THREADS);
+	trc_reader_close(rd);
+	uint8_t *buf = trcf_slurp(path, &len);
+	ck_assert_uint_eq(trc_get16(buf + 8), 3);
+	/* version 2 with the threads flag: not a header any writer makes */
+	trc_put16(buf + 8, 2);
+	trc_put32(buf + TRC_HDR_FIXED, (uint32_t)crc32(0, buf, TRC_HDR_FIXED));
+	trcf_spit(path, buf, len);
+	trcf_expect_error(path, 0, "bad origin in header");
+	/* version 2 without the flag: the first block's thread column is refused */
+	trc_put32(buf + 12, trc_get32(buf + 12) & ~TRC_ORIGIN_THREADS);
+	trc_put32(buf + TRC_HDR_FIXED, (uint32_t)crc32(0, buf, TRC_HDR_FIXED));
+	trcf_spit(path, buf, len);
+	trcf_expect_error(path, 0, "corrupt block (thread column in a trace without threads)");
+	free(buf);
+	/* without threads the file is version 2, as before */
+	free(r);
+	r = trcf_recs(3, 1);
+	trcf_write(path, r, 3, 100, NULL);
+	buf = trcf_slurp(path, &len);
+	ck_assert_uint_eq(trc_get16(buf + 8), 2);
 	free(buf);
 	free(r);
 }
@@ -497,6 +552,7 @@ Suite *trc_read_suite(void)
 	tcase_add_test(dmg, test_trc_read_every_truncation_is_caught);
 	tcase_add_test(dmg, test_trc_read_bad_magic);
 	tcase_add_test(dmg, test_trc_read_versions);
+	tcase_add_test(rt, test_trc_read_threads_version_3);
 	tcase_add_test(dmg, test_trc_read_crafted_is_valid);
 	tcase_add_test(dmg, test_trc_read_count_disagrees);
 	tcase_add_test(dmg, test_trc_read_records_crc_mismatch);

@@ -46,13 +46,14 @@ START_TEST(test_trc_write_refuses_bad_records)
 	last.addr = UINT64_MAX - 63; /* 64 bytes: the last byte is 2^64 - 1, fine */
 	o.op = 2;
 	f.flags = 0x80;
-	pad.pad = 1;
+	pad.thread = 1;
 	expect_add_error(&ok, &t, "time is before the previous record's (records must be sorted "
 			 "by time)");
 	expect_add_error(&ok, &s, "size 0");
 	expect_add_error(&ok, &o, "op is neither read nor write");
 	expect_add_error(&ok, &f, "unknown flags");
-	expect_add_error(&ok, &pad, "unknown flags");
+	expect_add_error(&ok, &pad, "thread index in a trace without threads (origin lacks "
+			 "TRC_ORIGIN_THREADS)");
 	/* the requester splits a record into the lines [addr, addr + size): it wrapped */
 	expect_add_error(&ok, &past, "address + size past 2^64 (bytes beyond the 64-bit "
 			 "address space)");
@@ -137,12 +138,12 @@ END_TEST
 
 START_TEST(test_trc_write_checks_origin_and_capacity)
 {
-	trc_origin o = { .fmt = 9 };
+	trc_origin o = { .fmt = TRC_FMT_COUNT };
 	trc_writer *w;
 	cxl_err err = { 0 };
 
 	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, &err), CXL_EINVAL);
-	ck_assert_str_eq(err.msg, "unknown origin format 9");
+	ck_assert_str_eq(err.msg, "unknown origin format 10");
 	o = (trc_origin){ .fmt = TRC_FMT_ESF };
 	ck_assert_int_eq(trc_writer_open(&w, trcf_path("o.cxt"), &o, 0, NULL), CXL_EINVAL);
 	o = (trc_origin){ .fmt = TRC_FMT_DRAMSIM3, .clock_ps = 1, .flags = TRC_ORIGIN_ESF_DELAY };
@@ -223,6 +224,7 @@ START_TEST(test_trc_write_fmt_names)
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_LACKEY), "lackey");
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_RAMULATOR_CPU), "ramulator-cpu");
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_DRCACHESIM), "drcachesim");
+	ck_assert_str_eq(trc_fmt_name(TRC_FMT_CHAMPSIM), "champsim");
 	ck_assert_str_eq(trc_fmt_name(TRC_FMT_COUNT), "?");
 	ck_assert_str_eq(trc_fmt_name(-1), "?");
 }

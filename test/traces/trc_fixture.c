@@ -116,7 +116,7 @@ void trcf_assert_recs_eq(const trc_rec *a, const trc_rec *b, uint64_t n)
 	for (uint64_t i = 0; i < n; i++)
 		ck_assert_msg(a[i].time == b[i].time && a[i].addr == b[i].addr &&
 			      a[i].size == b[i].size && a[i].op == b[i].op &&
-			      a[i].flags == b[i].flags && a[i].pad == b[i].pad,
+			      a[i].flags == b[i].flags && a[i].thread == b[i].thread,
 			      "record %llu differs: (%llu, 0x%llx, %u, %u, %u) vs (%llu, 0x%llx, %u, %u, %u)",
 			      (unsigned long long)i, (unsigned long long)a[i].time,
 			      (unsigned long long)a[i].addr, a[i].size, a[i].op, a[i].flags,

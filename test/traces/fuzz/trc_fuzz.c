@@ -10,12 +10,16 @@
  *   3. as a bare block payload for trc__decode_block, the record count taken
  *      from the first two bytes;
  *   4. unless it starts like a .cxt file, as a text trace through the
- *      importer (format detected, then forced to each format in turn), every
- *      record printed back through an exporter.
+ *      importer (format detected, then forced to each format in turn, the
+ *      binary ChampSim one too: plain, or gzip / xz if it starts so), every
+ *      record printed back through an exporter;
+ *   5. compressed with xz (liblzma, preset 0) and imported as ChampSim, so
+ *      that the 64-byte record parser sees the input through the xz decoder.
  * Invariants checked on every record returned: time never decreases,
  * addresses fit their line range, sizes are non-zero, a record's bytes end
  * at or below 2^64 - 1 (addr + size - 1 does not wrap), op and flags valid,
- * and the reader never returns more records than its header announces.  A
+ * thread indices only in traces whose origin has threads, and the reader
+ * never returns more records than its header announces.  A
  * violated invariant aborts (a "crash" for libFuzzer).  Crashing inputs go
  * to test/traces/corpus/, which the unit tests replay.
  */
@@ -24,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lzma.h>
+
 #include "traces/trc_int.h"
 #include "traces/trc_text.h"
 
@@ -31,11 +37,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_rec(const trc_rec *r, uint64_t *last)
 {
-	if (r->time < *last || !r->size || r->op > TRC_WRITE || r->flags & ~TRC_REC_NOTIME || r->pad)
+	if (r->time < *last || !r->size || r->op > TRC_WRITE || r->flags & ~TRC_REC_NOTIME )
 		abort();
 	if (r->addr > UINT64_MAX - (r->size - 1))
 		abort();
 	*last = r->time;
+}
+
+/* check_rec, and a thread index only where the origin has threads. */
+static void check_thread(const trc_rec *r, const trc_origin *o)
+{
+	if (r->thread && !(o->flags & TRC_ORIGIN_THREADS))
+		abort();
 }
 
 static void read_all(uint8_t *buf, size_t size)
@@ -52,6 +65,7 @@ static void read_all(uint8_t *buf, size_t size)
 		return;
 	while ((rc = trc_reader_next(r, &rec, NULL)) > 0) {
 		check_rec(&rec, &last);
+		check_thread(&rec, trc_reader_origin(r));
 		if (++n > trc_reader_count(r))
 			abort();
 	}
@@ -120,27 +134,45 @@ static void import_text(const char *path, int fmt)
 		abort(); /* the importer accepted an origin the exporter refuses */
 	while (trc_import_next(im, &rec, NULL) > 0) {
 		check_rec(&rec, &last);
+		check_thread(&rec, trc_import_origin(im));
 		if (trc_export_line(&ex, &rec, line, &why) >= TRC_EXPORT_LINE_MAX)
 			abort();
 	}
 	trc_import_close(im);
 }
 
-static void text(const uint8_t *data, size_t size)
+/* @data in a temporary file imported with each format of [@from, @to). */
+static void import_file(const uint8_t *data, size_t size, int from, int to)
 {
 	FILE *f;
 	char path[32];
 
-	if (size && data[0] == 0x89)
-		return;
 	if (!(f = tmpfile()))
 		return;
 	if (fwrite(data, 1, size, f) == size && !fflush(f)) {
 		snprintf(path, sizeof(path), "/dev/fd/%d", fileno(f));
-		for (int fmt = TRC_FMT_NONE; fmt < TRC_FMT_COUNT; fmt++)
+		for (int fmt = from; fmt < to; fmt++)
 			import_text(path, fmt);
 	}
 	fclose(f);
+}
+
+static void text(const uint8_t *data, size_t size)
+{
+	if (size && data[0] == 0x89)
+		return;
+	import_file(data, size, TRC_FMT_NONE, TRC_FMT_COUNT);
+}
+
+/* The input xz-compressed, as a ChampSim trace. */
+static void champsim_xz(const uint8_t *data, size_t size)
+{
+	size_t cap = size + size / 2 + 4096, len = 0;
+	uint8_t *xz = malloc(cap);
+
+	if (lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, NULL, data, size, xz, &len, cap) == LZMA_OK)
+		import_file(xz, len, TRC_FMT_CHAMPSIM, TRC_FMT_CHAMPSIM + 1);
+	free(xz);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -154,5 +186,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	decode_payload(data, size);
 	text(data, size);
+	champsim_xz(data, size);
 	return 0;
 }
