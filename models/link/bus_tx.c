@@ -91,7 +91,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
-	sim_time ser = bus__occupy(b, tx, d, b->header + ev->pkt.size);
+	sim_time ser = bus__occupy(b, tx, d, bus__wire_bytes(b, ev->pkt.size));
 	tx->what = BUS_TX_NEW;
 	tx->vc = (uint8_t)v;
 	tx->size = ev->pkt.size;
@@ -139,7 +139,7 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 
 	tx->cur = NULL;
 	(*b->pkts[d])++;
-	*b->wire[d] += b->header + tx->size;
+	*b->wire[d] += bus__wire_bytes(b, tx->size);
 	*b->payload[d] += tx->size;
 	*b->busy[d] += tx->span;
 	series_span(b->ts_busy[d], sim_now(c) - tx->span, sim_now(c));
