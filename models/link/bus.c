@@ -158,6 +158,12 @@ static const cfg_key bus_keys[] = {
 	{ "bus.esf_width", CFG_SIZE, "0B", "0B", "4KiB", NULL,
 	  "ESF-compatible: with esf_frame, wire bytes rounded up to a multiple of this "
 	  "(ESF's whole transfers of its bus width); 0B: no rounding" },
+	{ "bus.esf_half_drain", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "ESF-compatible half duplex: keep sending in one direction while it has packets, "
+	  "turn only when it is empty (default: alternate packet by packet under load)" },
+	{ "bus.esf_write_turnaround", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "ESF-compatible half duplex: a turn made for a write or its completion costs "
+	  "2 x turnaround (ESF bus.hh reverse_time)" },
 	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
 	  "Max_Payload_Size: the largest TLP payload a host's uncacheable access uses on this "
 	  "link (a power of two, 128 B - 4 KiB); the bus's own timing does not read it" },
@@ -366,6 +372,8 @@ static int read_params(bus *b, const cfg *cf, cxl_err *err)
 	b->buffer = (uint32_t)cfg_int(cf, "bus.buffer");
 	b->esf_frame = (uint32_t)cfg_size(cf, "bus.esf_frame");
 	b->esf_width = (uint32_t)cfg_size(cf, "bus.esf_width");
+	b->esf_drain = cfg_bool(cf, "bus.esf_half_drain");
+	b->esf_write_turn = cfg_bool(cf, "bus.esf_write_turnaround");
 	if (b->esf_width && !b->esf_frame)
 		return cfg_error_at(cf, "bus.esf_width", err,
 				    "esf_width without esf_frame (expected bus.esf_frame > 0 too)");

@@ -25,8 +25,28 @@
  * one transfer per packet.  The options exist to cross-validate against
  * ESF's artifact (configs/esf/), not to model hardware.
  *
- * Both keys are read by bus.c (read_params), which rejects them with the
- * data-link layer (bus.replay_buffer > 0): replays keep PCIe's bytes.
+ *
+ * Half duplex (ESF bus.hh reverse_time, half_rev_time): ESF keeps one
+ * timeline for both directions and charges half_rev_time when a packet's
+ * direction differs from the one recorded around its arrival time, twice
+ * that for a write (request or completion).  Its bookkeeping fills gaps of
+ * the timeline out of time order, which under load groups packets of one
+ * direction; our default half-duplex bus alternates packet by packet under
+ * load in both directions (the worst case for turnaround, and fair).  Two
+ * keys express ESF's rule:
+ *   bus.esf_half_drain       keep sending in the current direction while
+ *                            it has packets; turn only when it is empty
+ *                            (bus_tx.c, bus__first_dir);
+ *   bus.esf_write_turnaround a turn made to send a write (M2S RwD) or a
+ *                            write's completion (S2M NDR) costs
+ *                            2 x bus.turnaround (bus__esf_turn_extra).
+ * Why not the default: draining one direction can hold the other back for
+ * as long as packets keep coming (no fairness bound), and a turn costs
+ * the same whatever the packet on a real link.
+ *
+ * The framing keys are read by bus.c (read_params), which rejects them
+ * with the data-link layer (bus.replay_buffer > 0): replays keep PCIe's
+ * bytes.
  */
 #include "models/link/bus_int.h"
 
@@ -56,4 +76,17 @@ uint32_t bus__wire_bytes(const bus *b, uint32_t payload)
 	if (!b->esf_frame)
 		return b->header + payload;
 	return bus_esf_wire_bytes(payload, b->esf_frame, b->esf_width);
+}
+
+/**
+ * bus__esf_turn_extra - the extra busy time of a packet of VC @vc whose
+ * transmitter has just turned for it (@turned: the turnaround added, ps;
+ * 0 if it did not turn): another turnaround with bus.esf_write_turnaround
+ * for a write or a write's completion, else 0.
+ */
+sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned)
+{
+	if (!b->esf_write_turn || !turned)
+		return 0;
+	return vc == CXL_VC_M2S_RWD || vc == CXL_VC_S2M_NDR ? turned : 0;
 }

@@ -119,6 +119,9 @@ struct bus {
 	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
 	uint32_t esf_frame;       /* bus.esf_frame: ESF framing quantum, B; 0: off (bus_esf.c) */
 	uint32_t esf_width;       /* bus.esf_width: wire bytes rounded to this, B; 0: none */
+	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
+				     it has packets to send (bus_esf.c) */
+	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
 	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
 	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
@@ -179,6 +182,7 @@ sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
 
 /* bus_esf.c */
 uint32_t bus__wire_bytes(const bus *b, uint32_t payload);
+sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);
