@@ -33,13 +33,22 @@ test_esf_fig1516_identical_across_ranks() {
 	done
 }
 
+test_esf_fig13_fig14_identical_across_ranks() {
+	for p in fifo lru lfi lifo mru; do
+		esf_same "fig13-$p.cfg" workload.requests=600 || return 1
+	done
+	for b in 0 1 2 3; do
+		esf_same "fig14-burst$b.cfg" workload.requests=600 || return 1
+	done
+}
+
 # Every config of configs/esf/ is covered by one of the tests above (a new
 # one must be added there).
 test_esf_every_config_covered() {
 	local f
 	for f in "$CONFIGS"/esf/*.cfg; do
 		case $(basename "$f") in
-		fig10-*-16.cfg | fig1516-*.cfg) ;;
+		fig10-*-16.cfg | fig1516-*.cfg | fig13-*.cfg | fig14-burst*.cfg) ;;
 		*) grep -q "$(basename "$f")" "$(dirname "${BASH_SOURCE[0]}")/t_esf.sh" ||
 			fail "$(basename "$f") is not run by t_esf.sh" || return 1 ;;
 		esac
