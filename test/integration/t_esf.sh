@@ -42,14 +42,17 @@ test_esf_fig13_fig14_identical_across_ranks() {
 	done
 }
 
-# fig12 replays a trace given with --set workload.trace (ESF's are not in
+# fig12 and fig17 replay a trace given with --set workload.trace (ESF's are not in
 # the repository): a generated one, 8 hosts each replaying it.
-test_esf_fig12_identical_across_ranks() {
+test_esf_fig12_fig17_identical_across_ranks() {
 	local tr=${CXLFAB_TRACE:-$(dirname "$CXLFAB")/cxlfab-trace}
 	"$tr" gen t.cxt --pattern random --records 150 --read-ratio 0.7 > /dev/null ||
 		fail "trace gen failed" || return 1
 	for k in chain tree ring spineleaf full; do
 		esf_same "fig12-$k.cfg" workload.trace="$T/t.cxt" || return 1
+	done
+	for d in full half; do
+		esf_same "fig17-$d.cfg" workload.trace="$T/t.cxt" || return 1
 	done
 }
 
@@ -59,7 +62,7 @@ test_esf_every_config_covered() {
 	local f
 	for f in "$CONFIGS"/esf/*.cfg; do
 		case $(basename "$f") in
-		fig10-*-16.cfg | fig1516-*.cfg | fig13-*.cfg | fig14-burst*.cfg | fig12-*.cfg) ;;
+		fig10-*-16.cfg | fig1516-*.cfg | fig13-*.cfg | fig14-burst*.cfg | fig12-*.cfg | fig17-*.cfg) ;;
 		*) grep -q "$(basename "$f")" "$(dirname "${BASH_SOURCE[0]}")/t_esf.sh" ||
 			fail "$(basename "$f") is not run by t_esf.sh" || return 1 ;;
 		esac
