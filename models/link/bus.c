@@ -42,6 +42,12 @@
  * an idle transmitter.  Idle latency of one packet from node to node:
  *     link(A) + ser_time + bus.latency + link(B).
  *
+ * ESF-compatible options (bus_esf.c), all off by default: with
+ * bus.esf_frame a packet's wire bytes are ESF's whole frames (rounded to
+ * bus.esf_width) instead of header_bytes + size; bus.encoding = none has
+ * no line code; bus.esf_half_drain keeps a half-duplex bus's direction
+ * while it has packets; bus.esf_write_turnaround doubles a write's turn.
+ *
  * Data-link layer (bus_replay.c), off unless bus.replay_buffer > 0: PCIe's
  * ACK/NAK protocol per direction - sequence numbers, a replay buffer of
  * bus.replay_buffer TLPs, the replay timer (bus.replay_timeout, by default

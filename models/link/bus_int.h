@@ -10,6 +10,9 @@
  *   bus_replay.c  the optional PCIe data-link layer (bus.replay_buffer > 0):
  *                 sequence numbers, replay buffers, replay and ACK timers,
  *                 ACK/NAK DLLPs, error injection, refuse-on-full.
+ *   bus_esf.c     the ESF-compatible options (off by default): ESF's framed
+ *                 wire bytes (bus__wire_bytes), its doubled write turns;
+ *                 the half-duplex drain is one test in bus__first_dir.
  * Functions shared between them are bus__name; nothing here is for other
  * models (they include bus.h only).
  *
