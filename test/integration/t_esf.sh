@@ -46,6 +46,7 @@ test_esf_fig13_fig14_identical_across_ranks() {
 # the repository): a generated one, 8 hosts each replaying it.
 test_esf_fig12_fig17_identical_across_ranks() {
 	local tr=${CXLFAB_TRACE:-$(dirname "$CXLFAB")/cxlfab-trace}
+	case $tr in /*) ;; *) tr=$(cd "$CONFIGS/.." && pwd)/$tr ;; esac # make passes it relative
 	"$tr" gen t.cxt --pattern random --records 150 --read-ratio 0.7 > /dev/null ||
 		fail "trace gen failed" || return 1
 	for k in chain tree ring spineleaf full; do
