@@ -42,6 +42,12 @@
  * an idle transmitter.  Idle latency of one packet from node to node:
  *     link(A) + ser_time + bus.latency + link(B).
  *
+ * ESF-compatible options (bus_esf.c), all off by default: with
+ * bus.esf_frame a packet's wire bytes are ESF's whole frames (rounded to
+ * bus.esf_width) instead of header_bytes + size; bus.encoding = none has
+ * no line code; bus.esf_half_drain keeps a half-duplex bus's direction
+ * while it has packets; bus.esf_write_turnaround doubles a write's turn.
+ *
  * Data-link layer (bus_replay.c), off unless bus.replay_buffer > 0: PCIe's
  * ACK/NAK protocol per direction - sequence numbers, a replay buffer of
  * bus.replay_buffer TLPs, the replay timer (bus.replay_timeout, by default
@@ -120,8 +126,9 @@ static const cfg_key bus_keys[] = {
 	  "PCIe generation: 1..6 = 2.5/5/8/16/32/64 GT/s per lane (CXL 1.1/2.0: 5, CXL 3.x: 6)" },
 	{ "bus.lanes", CFG_INT, "16", "1", "16", NULL,
 	  "link width in lanes: 1, 2, 4, 8 or 16" },
-	{ "bus.encoding", CFG_ENUM, "auto", NULL, NULL, "auto|8b10b|128b130b|flit",
-	  "auto: 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit (236 TLP B per 256 B) for gen 6" },
+	{ "bus.encoding", CFG_ENUM, "auto", NULL, NULL, "auto|8b10b|128b130b|flit|none",
+	  "auto: 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit (236 TLP B per 256 B) for gen 6; "
+	  "none: no line code (ESF-compatible: ESF's bus moves width bits per transfer)" },
 	{ "bus.header_bytes", CFG_SIZE, "20B", "0B", "256B", NULL,
 	  "wire bytes per packet besides payload: 12 B TLP header + 8 B framing/seq/LCRC (non-flit)" },
 	{ "bus.duplex", CFG_ENUM, "full", NULL, NULL, "full|half",
@@ -150,6 +157,19 @@ static const cfg_key bus_keys[] = {
 	{ "bus.refuse_on_full", CFG_BOOL, "false", NULL, NULL, NULL,
 	  "PCIe seed: send without waiting for the far node's credits; a TLP arriving when the "
 	  "bus holds none is refused (no ACK) and replayed on timeout; needs replay_buffer > 0" },
+	{ "bus.esf_frame", CFG_SIZE, "0B", "0B", "4KiB", NULL,
+	  "ESF-compatible framing (off: 0B): a packet of P payload bytes costs "
+	  "(floor(P / esf_frame) + 1) x esf_frame wire bytes instead of header_bytes + P "
+	  "(ESF bus.hh frame_size)" },
+	{ "bus.esf_width", CFG_SIZE, "0B", "0B", "4KiB", NULL,
+	  "ESF-compatible: with esf_frame, wire bytes rounded up to a multiple of this "
+	  "(ESF's whole transfers of its bus width); 0B: no rounding" },
+	{ "bus.esf_half_drain", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "ESF-compatible half duplex: keep sending in one direction while it has packets, "
+	  "turn only when it is empty (default: alternate packet by packet under load)" },
+	{ "bus.esf_write_turnaround", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "ESF-compatible half duplex: a turn made for a write or its completion costs "
+	  "2 x turnaround (ESF bus.hh reverse_time)" },
 	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
 	  "Max_Payload_Size: the largest TLP payload a host's uncacheable access uses on this "
 	  "link (a power of two, 128 B - 4 KiB); the bus's own timing does not read it" },
@@ -180,6 +200,10 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
 {
 	uint32_t n = 1, d = 1; /* the line code: 1b/1b (PAM4, gen 6) */
 
+	if (enc == BUS_ENC_NONE) {
+		*num = *den = 1;
+		return;
+	}
 	if (enc == BUS_ENC_8B10B || (enc != BUS_ENC_128B130B && gen <= 2))
 		n = 8, d = 10;
 	else if (enc == BUS_ENC_128B130B || gen <= 5)
@@ -352,6 +376,17 @@ static int read_params(bus *b, const cfg *cf, cxl_err *err)
 	b->turnaround = cfg_time(cf, "bus.turnaround");
 	b->latency = cfg_time(cf, "bus.latency");
 	b->buffer = (uint32_t)cfg_int(cf, "bus.buffer");
+	b->esf_frame = (uint32_t)cfg_size(cf, "bus.esf_frame");
+	b->esf_width = (uint32_t)cfg_size(cf, "bus.esf_width");
+	b->esf_drain = cfg_bool(cf, "bus.esf_half_drain");
+	b->esf_write_turn = cfg_bool(cf, "bus.esf_write_turnaround");
+	if (b->esf_width && !b->esf_frame)
+		return cfg_error_at(cf, "bus.esf_width", err,
+				    "esf_width without esf_frame (expected bus.esf_frame > 0 too)");
+	if (b->esf_frame && cfg_int(cf, "bus.replay_buffer") > 0)
+		return cfg_error_at(cf, "bus.esf_frame", err,
+				    "ESF framing with the data-link layer (expected "
+				    "bus.replay_buffer = 0)");
 	if (b->lanes & (b->lanes - 1))
 		return cfg_error_at(cf, "bus.lanes", err,
 				    "%u lanes is not a power of two (expected 1, 2, 4, 8 or 16)",

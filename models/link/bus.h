@@ -45,12 +45,13 @@
 #include "core/sim.h"
 #include "core/stime.h"
 
-/* bus.encoding, in the order of its choices "auto|8b10b|128b130b|flit". */
+/* bus.encoding, in the order of its choices "auto|8b10b|128b130b|flit|none". */
 enum bus_encoding {
 	BUS_ENC_AUTO,     /* 8b/10b for gen 1-2, 128b/130b for gen 3-5, flit for gen 6 */
 	BUS_ENC_8B10B,    /* 8b/10b line code, whatever the generation */
 	BUS_ENC_128B130B, /* 128b/130b line code, whatever the generation */
 	BUS_ENC_FLIT,     /* 256 B flits of 236 TLP bytes over the generation's own code */
+	BUS_ENC_NONE,     /* no line code: 8 bits per byte (ESF-compatible, bus_esf.c) */
 };
 
 #define BUS_GEN_MAX 6       /* highest PCIe generation modelled (64 GT/s) */
@@ -58,6 +59,13 @@ enum bus_encoding {
 #define BUS_FLIT_TLP 236    /* TLP bytes a flit carries (the rest: DLP, CRC, FEC) */
 #define BUS_DLLP_BYTES 8    /* an ACK/NAK DLLP on the wire: 6 B + 2 B framing (non-flit) */
 #define BUS_TLP_OVERHEAD 28 /* "TLPOverhead" of the timer formulas, symbols */
+
+/**
+ * bus_esf_wire_bytes - ESF-compatible framing (bus_esf.c): the wire bytes
+ * of a packet of @payload bytes, (floor(@payload / @frame) + 1) x @frame,
+ * rounded up to a multiple of @width if @width > 0.  @frame must be > 0.
+ */
+uint32_t bus_esf_wire_bytes(uint32_t payload, uint32_t frame, uint32_t width);
 
 /* The bus model ("bus") and its keys (schema "bus", keys bus.*). */
 extern const model_ops cxl_bus_ops;

@@ -10,6 +10,9 @@
  *   bus_replay.c  the optional PCIe data-link layer (bus.replay_buffer > 0):
  *                 sequence numbers, replay buffers, replay and ACK timers,
  *                 ACK/NAK DLLPs, error injection, refuse-on-full.
+ *   bus_esf.c     the ESF-compatible options (off by default): ESF's framed
+ *                 wire bytes (bus__wire_bytes), its doubled write turns;
+ *                 the half-duplex drain is one test in bus__first_dir.
  * Functions shared between them are bus__name; nothing here is for other
  * models (they include bus.h only).
  *
@@ -122,6 +125,11 @@ struct bus {
 	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
 	sim_time latency;         /* propagation added to each packet, ps */
 	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
+	uint32_t esf_frame;       /* bus.esf_frame: ESF framing quantum, B; 0: off (bus_esf.c) */
+	uint32_t esf_width;       /* bus.esf_width: wire bytes rounded to this, B; 0: none */
+	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
+				     it has packets to send (bus_esf.c) */
+	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
 	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
 	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
@@ -185,6 +193,10 @@ void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
 int bus__pick_vc(const bus *b, int d);
 int bus__first_dir(const bus *b, int t);
 sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
+
+/* bus_esf.c */
+uint32_t bus__wire_bytes(const bus *b, uint32_t payload);
+sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);

@@ -74,10 +74,13 @@ int bus__pick_vc(const bus *b, int d)
 
 /**
  * bus__first_dir - the wire direction transmitter @t tries first: its own
- * in full duplex; in half duplex the one it did not send last (0 first).
+ * in full duplex; in half duplex the one it did not send last (0 first),
+ * or with bus.esf_half_drain the one it sent last.
  */
 int bus__first_dir(const bus *b, int t)
 {
+	if (b->half && b->esf_drain && b->last_dir >= 0)
+		return b->last_dir; /* ESF-compatible (bus_esf.c): keep the direction */
 	return b->half ? (b->last_dir < 0 ? 0 : 1 - b->last_dir) : t;
 }
 
@@ -121,7 +124,8 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
-	sim_time ser = bus__occupy(b, tx, d, b->header + ev->pkt.size);
+	sim_time ser = bus__occupy(b, tx, d, bus__wire_bytes(b, ev->pkt.size));
+	tx->span += bus__esf_turn_extra(b, v, tx->span - ser); /* 0 unless ESF-compatible */
 	tx->what = BUS_TX_NEW;
 	tx->vc = (uint8_t)v;
 	tx->size = ev->pkt.size;
@@ -286,7 +290,7 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 
 	tx->cur = NULL;
 	(*b->pkts[d])++;
-	*b->wire[d] += b->header + tx->size;
+	*b->wire[d] += bus__wire_bytes(b, tx->size);
 	*b->payload[d] += tx->size;
 	*b->busy[d] += tx->span;
 	series_span(b->ts_busy[d], sim_now(c) - tx->span, sim_now(c));
