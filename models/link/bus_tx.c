@@ -199,7 +199,7 @@ static void send_ahead(sim_comp *c, bus *b, int t)
 	tx->vt = end;
 	tx->nsent = (uint8_t)(rank + 2);
 	(*b->pkts[d])++;
-	*b->wire[d] += b->header + tx->size;
+	*b->wire[d] += bus__wire_bytes(b, tx->size);
 	*b->payload[d] += tx->size;
 	*b->busy[d] += tx->span;
 	ev->pkt.hops++;
