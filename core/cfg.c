@@ -322,6 +322,10 @@ static int read_error(const cfg *c, const config_t *lc, cxl_err *err)
 
 static int load_file(cfg *c, cxl_err *err)
 {
+	int rc = cfg_file_check(c->file, err);
+
+	if (rc)
+		return rc;
 	FILE *f = fopen(c->file, "r");
 
 	if (!f)
@@ -331,7 +335,7 @@ static int load_file(cfg *c, cxl_err *err)
 
 	config_t lc;
 	config_init(&lc);
-	int rc = config_read_file(&lc, c->file)
+	rc = config_read_file(&lc, c->file)
 			 ? walk_group(c, config_root_setting(&lc), NULL, err)
 			 : read_error(c, &lc, err);
 	config_destroy(&lc);

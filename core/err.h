@@ -26,6 +26,10 @@ enum {
 	CXL_EINTERNAL = -4, /* internal failure (exit 1) */
 };
 
+/* Exit status of a run stopped early by SIGTERM, SIGUSR1 or SIGINT after
+ * writing its results so far (stats.json run.interrupted = true). */
+#define CXL_EXIT_INTERRUPTED 3
+
 typedef struct cxl_err cxl_err;
 struct cxl_err {
 	int code;      /* CXL_E* code of the first failure, CXL_OK if none */

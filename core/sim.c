@@ -236,6 +236,11 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 	return rc ? rc : check_series(e, err);
 }
 
+int sim_engine_interrupted(const sim_engine *e)
+{
+	return e->interrupted;
+}
+
 sim_time sim_engine_lookahead(const sim_engine *e)
 {
 	return e->lookahead;
@@ -564,8 +569,14 @@ void sim__process(sim_engine *e, sim_time until)
 			evpool_put(&e->pool, ev);
 		if (e->after_event)
 			e->after_event(e->hook_comp);
-		if (!(++e->events & SIM_PROGRESS_MASK) && e->show_progress)
-			sim__progress(e);
+		if (!(++e->events & SIM_PROGRESS_MASK)) {
+			if (e->show_progress)
+				sim__progress(e);
+			if (!e->xp && e->opt.stop && *e->opt.stop) {
+				e->interrupted = *e->opt.stop;
+				break;
+			}
+		}
 	}
 	if (e->events)
 		e->last_time = e->now;

@@ -61,7 +61,7 @@ int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 	if (trace_path(pattern, fab_view_requester_index(r->fv, c->id), path, sizeof(path)))
 		return cfg_error_at(cf, "workload.trace", err, "\"%s\": the only %% allowed is "
 				    "one %%d (the requester's index)", pattern);
-	if (trc_reader_open(&r->trc, path, &e))
+	if (trc_reader_open_file(&r->trc, path, &e))
 		return cfg_error_at(cf, "workload.trace", err, "%s (for %s)", e.msg, c->name);
 	r->timed = cfg_enum(cf, "workload.replay") == 1;
 	r->time_scale = cfg_float(cf, "workload.time_scale");
