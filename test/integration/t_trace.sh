@@ -245,6 +245,23 @@ test_split_range_and_roundrobin() {
 	trace_error 'split: --hosts N is required' split t.cxt 'p%d.cxt'
 }
 
+# A '%%' in workload.trace is a literal '%', as cxlfab-trace split writes it
+# (it was refused: "the only % allowed is one %d"); any other '%' is an error.
+test_trace_pattern_percent_percent_is_a_literal_percent() {
+	tr_ gen t.cxt --records 40 --interval 1ns || return 1
+	tr_ split t.cxt 'r%%x.%d.cxt' --hosts 2 || return 1
+	[ -f r%x.0.cxt ] && [ -f r%x.1.cxt ] || fail "split did not write r%x.N.cxt: $(ls)" || return 1
+	local args=(--set topology.switches=1 --set topology.hosts=2 --set topology.memories=1
+		    --set workload.pattern=trace)
+	cxl 1 -q "$CONFIGS/chain.cfg" "${args[@]}" --set 'workload.trace=r%%x.%d.cxt' -o out ||
+		fail "a %% pattern is refused" || return 1
+	[ "$(json_num out/stats.json issued)" = 40 ] || fail "issued $(json_num out/stats.json issued), expected 40" || return 1
+	expect_error 1 '.*workload.trace.*"r%x.%d.cxt": bad file pattern' "$CONFIGS/chain.cfg" "${args[@]}" \
+		--set 'workload.trace=r%x.%d.cxt' || return 1
+	expect_error 1 '.*workload.trace.*bad file pattern' "$CONFIGS/chain.cfg" "${args[@]}" \
+		--set 'workload.trace=r%d.%d.cxt'
+}
+
 # Timed replay (workload.replay = timed) waits for record time x
 # workload.time_scale; a product at or past 2^64 ps is after any end, so the
 # record is not issued.  The double -> integer cast of it used to be 0 on
