@@ -23,6 +23,9 @@
  * workload.requests, when given and
  * not 0, stops the replay after that many accesses; otherwise the whole
  * trace is replayed.  A damaged trace stops the run: "FILE: record N: what" (exit 2).
+ * Counters trace_records (the trace's records) and trace_replayed (records
+ * read; the last one's lines perhaps in part): the fabric summary warns when
+ * simulation.end stopped a replay before its trace's end.
  */
 #include <stdio.h>
 #include <string.h>
@@ -83,6 +86,9 @@ int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 				    "literal %%, in a name shorter than %zu bytes)", pattern, sizeof(path));
 	if (trc_reader_open_file(&r->trc, path, &e))
 		return cfg_error_at(cf, "workload.trace", err, "%s (for %s)", e.msg, c->name);
+	r->trace_records = sim_stat_counter(c, "trace_records");
+	r->trace_replayed = sim_stat_counter(c, "trace_replayed");
+	*r->trace_records = trc_reader_count(r->trc);
 	r->timed = cfg_enum(cf, "workload.replay") == 1;
 	r->time_scale = cfg_float(cf, "workload.time_scale");
 	r->base = 0;
@@ -109,6 +115,7 @@ int req__trace_next(sim_comp *c, req *r)
 			r->requests = r->issued;
 			return 0;
 		}
+		r->nread++;
 		/* no addr + size: the reader refuses records past 2^64, and this never wraps */
 		r->rec_line = r->rec.addr / CXL_LINE;
 		r->rec_lines = (r->rec.addr % CXL_LINE + r->rec.size - 1) / CXL_LINE + 1;
@@ -123,9 +130,11 @@ int req__trace_next(sim_comp *c, req *r)
 	return 1;
 }
 
-/* req__trace_finish - close the trace (NULL-safe). */
+/* req__trace_finish - count the records replayed, close the trace (NULL-safe). */
 void req__trace_finish(req *r)
 {
+	if (r->trace_replayed)
+		*r->trace_replayed = r->nread;
 	trc_reader_close(r->trc);
 	r->trc = NULL;
 }
