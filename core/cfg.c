@@ -316,6 +316,11 @@ static int read_error(const cfg *c, const config_t *lc, cxl_err *err)
 	if (config_error_type(lc) == CONFIG_ERR_FILE_IO)
 		return cxl_err_set(err, CXL_EIO, "%s: cannot read: %s", f,
 				   config_error_text(lc));
+	if (!strcmp(config_error_text(lc), "syntax error")) /* bison's text, saying nothing more */
+		return cxl_err_set(err, CXL_EINVAL, "%s:%d: syntax error (expected settings "
+				   "NAME = VALUE; with strings in double quotes and every {, ( and "
+				   "[ closed; the mistake may be on an earlier line)", f,
+				   config_error_line(lc));
 	return cxl_err_set(err, CXL_EINVAL, "%s:%d: syntax error: %s", f,
 			   config_error_line(lc), config_error_text(lc));
 }

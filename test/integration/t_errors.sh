@@ -44,6 +44,15 @@ syntax_error() {
 }
 test_syntax_error() { each_rank_count syntax_error; }
 
+# libconfig's own text for most mistakes is "syntax error", which gave
+# "syntax error: syntax error"; now the line says what a setting looks like.
+test_syntax_error_says_what_was_expected() {
+	printf 'simulation = { end = "1us; };\nphold = { lps = 4; };\n' > bad.cfg
+	expect_error 1 'bad.cfg:[0-9]+: syntax error \(expected settings NAME = VALUE; with strings in double quotes' bad.cfg || return 1
+	grep -q 'syntax error: syntax error' stderr && fail "still 'syntax error: syntax error'"
+	return 0
+}
+
 test_missing_file() { expect_error 2 'nope.cfg: cannot open' nope.cfg; }
 
 test_bad_set() {
