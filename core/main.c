@@ -18,8 +18,9 @@
  * partitioning, components' init) there is nothing to save and the signals
  * keep their default action, so `timeout` or a scheduler still ends a run
  * stuck there.  From then on they stay, so a signal during the writing of
- * the results does not cut it short.  SIGXFSZ is ignored, so a file-size limit is a write error ("File too
- * large") like a full disk, not a silent death.
+ * the results does not cut it short.  SIGXFSZ is ignored, so a file-size
+ * limit is a write error ("File too large") like a full disk, not a silent
+ * death.
  */
 #include <libgen.h>
 #include <signal.h>
