@@ -73,7 +73,9 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
  * agree), then, with time series on, check that the series every component
  * registered fit the bound (series_cells() <= SERIES_MAX_CELLS over
  * simulation.end): else CXL_EINVAL naming simulation.sample_period, the
- * numbers and the shortest period that fits.
+ * numbers and the shortest period that fits.  On failure the components
+ * whose init succeeded have had their finish hook (to release what init
+ * took): do not call sim_engine_collect then, only sim_engine_destroy.
  */
 int sim_engine_init(sim_engine *e, cxl_err *err);
 
