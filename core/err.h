@@ -47,6 +47,8 @@ typedef void cxl_abort_fn(void);
  *
  * Only the first failure is kept: a later call on an err that already holds
  * a failure does nothing, so the root cause survives cleanup paths.
+ * Control characters in the message (a quoted value's newline) are written
+ * as escapes (\n, \t, \xHH): a message is always one line.
  */
 int cxl_err_set(cxl_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
