@@ -133,7 +133,7 @@ test_custom_nodes_any_kind() {
 	cxl 1 -q "$CONFIGS/custom.cfg" -o a || return 1
 	cxl 2 -q nodes.cfg -o b || return 1
 	[ "$(results a/stats.json)" = "$(results b/stats.json)" ] || fail "results differ from custom.cfg" || return 1
-	fab_error 1 'bad.cfg:2: topology.custom.nodes: \[1\] "g0 gpu": no kind "gpu" \(kinds: switch host accel memory\)' \
+	fab_error 1 'bad.cfg:2: topology.custom.nodes: \[1\] "g0 gpu": no kind "gpu" \(kinds: switch host accel memory device\)' \
 		'topology = { kind = "custom"; custom = { nodes = ["s switch", "g0 gpu"]; links = ["s g0"]; }; };' || return 1
 	fab_error 1 'bad.cfg:2: topology.custom.nodes: \[0\] "s": expected "NAME KIND"' \
 		'topology = { kind = "custom"; custom = { nodes = ["s"]; links = []; }; };' || return 1
