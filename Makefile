@@ -8,7 +8,8 @@
 #   make figures    run the studies and draw the papers' figures (analysis/figures)
 #   make check-headers     compile every header alone
 #   test/check-includes    the include rules (private headers, MPI); part of make test
-#   make fuzz       libFuzzer on the .cxt reader for FUZZ_TIME seconds (default 600; clang)
+#   make fuzz       libFuzzer on the .cxt reader, then on the config loader (--check),
+#                   FUZZ_TIME seconds each (default 600; clang); make fuzz-trace, fuzz-cfg
 #   make clean
 #
 # Switches: SANITIZE=1 (or a list such as SANITIZE=address,undefined), V=1 verbose.
@@ -179,22 +180,43 @@ check-headers: deps
 	  printf '#include "%s"\n' $$h | $(CC) $(CFLAGS) -x c -fsyntax-only - || exit 1; \
 	done; echo "all $(words $(HEADERS)) headers compile alone"
 
-# libFuzzer on the .cxt reader (test/traces/fuzz/trc_fuzz.c): clang, ASan + UBSan, the
-# trace library and the core files it needs compiled straight from source.  The
-# corpus grows in build/fuzz/corpus, seeded from traces/samples and the
-# regression inputs in test/traces/corpus; crashes land in build/fuzz/ (copy
-# them to test/traces/corpus/, where the unit tests replay them).
+# libFuzzer, two targets, each for FUZZ_TIME seconds (default 600; clang, ASan + UBSan):
+#  - fuzz-trace: the .cxt reader (test/traces/fuzz/trc_fuzz.c), the trace library and
+#    the core files it needs compiled straight from source.  Its corpus grows in
+#    build/fuzz/corpus, seeded from traces/samples and the regression inputs in
+#    test/traces/corpus; crashes land in build/fuzz/ (copy them to
+#    test/traces/corpus/, where the unit tests replay them).
+#  - fuzz-cfg: config text + --set strings through `cxlfab --check`'s whole path
+#    (test/core/fuzz/cfg_fuzz.c: core/main.c compiled as cxlfab_main, every library
+#    file, MPI linked but not started).  Its corpus grows in build/fuzz-cfg/corpus,
+#    seeded from configs/ (but rack-4096.cfg: 16 s per --check under ASan) and
+#    test/core/fuzz/corpus/; it runs in build/fuzz-cfg (traces/ linked there for the
+#    configs' trace files); crashes land in build/fuzz-cfg/.
+# `make fuzz` runs both, one after the other.
 FUZZ_TIME ?= 600
 FUZZ_CC ?= clang
+FUZZ_FLAGS := -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I. \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SRC := test/traces/fuzz/trc_fuzz.c $(filter-out traces/trc_main.c,$(wildcard traces/*.c)) \
 	core/err.c core/xmalloc.c core/stime.c
-fuzz:
+MPI_CFLAGS := $(shell mpicc -showme:compile 2>/dev/null)
+MPI_LIBS := $(shell mpicc -showme:link 2>/dev/null)
+CFG_FUZZ_SRC := test/core/fuzz/cfg_fuzz.c $(LIB_SRC)
+.PHONY: fuzz-trace fuzz-cfg
+fuzz: fuzz-trace fuzz-cfg
+fuzz-trace:
 	@mkdir -p build/fuzz/corpus
-	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -I. \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o build/fuzz/trc_fuzz $(FUZZ_SRC) -lz -llzma -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/trc_fuzz $(FUZZ_SRC) -lz -llzma -lm
 	$(Q)cd build/fuzz && ./trc_fuzz -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=1024 \
 		-print_final_stats=1 corpus ../../traces/samples ../../test/traces/corpus
+fuzz-cfg:
+	@mkdir -p build/fuzz-cfg/corpus build/fuzz-cfg/seeds
+	@cp $(filter-out configs/rack-4096.cfg,$(wildcard configs/*.cfg)) build/fuzz-cfg/seeds/
+	@ln -sfn ../../traces build/fuzz-cfg/traces
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(MPI_CFLAGS) -Dmain=cxlfab_main -o build/fuzz-cfg/cfg_fuzz \
+		$(CFG_FUZZ_SRC) core/main.c $(LIBS) $(MPI_LIBS)
+	$(Q)cd build/fuzz-cfg && LSAN_OPTIONS=suppressions=../../test/core/fuzz/lsan.supp ./cfg_fuzz -max_total_time=$(FUZZ_TIME) -timeout=20 -rss_limit_mb=2048 \
+		-max_len=4096 -print_final_stats=1 corpus seeds ../../test/core/fuzz/corpus
 
 clean:
 	rm -rf build bin out

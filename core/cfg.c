@@ -316,12 +316,21 @@ static int read_error(const cfg *c, const config_t *lc, cxl_err *err)
 	if (config_error_type(lc) == CONFIG_ERR_FILE_IO)
 		return cxl_err_set(err, CXL_EIO, "%s: cannot read: %s", f,
 				   config_error_text(lc));
+	if (!strcmp(config_error_text(lc), "syntax error")) /* bison's text, saying nothing more */
+		return cxl_err_set(err, CXL_EINVAL, "%s:%d: syntax error (expected settings "
+				   "NAME = VALUE; with strings in double quotes and every {, ( and "
+				   "[ closed; the mistake may be on an earlier line)", f,
+				   config_error_line(lc));
 	return cxl_err_set(err, CXL_EINVAL, "%s:%d: syntax error: %s", f,
 			   config_error_line(lc), config_error_text(lc));
 }
 
 static int load_file(cfg *c, cxl_err *err)
 {
+	int rc = cfg_file_check(c->file, err);
+
+	if (rc)
+		return rc;
 	FILE *f = fopen(c->file, "r");
 
 	if (!f)
@@ -331,7 +340,7 @@ static int load_file(cfg *c, cxl_err *err)
 
 	config_t lc;
 	config_init(&lc);
-	int rc = config_read_file(&lc, c->file)
+	rc = config_read_file(&lc, c->file)
 			 ? walk_group(c, config_root_setting(&lc), NULL, err)
 			 : read_error(c, &lc, err);
 	config_destroy(&lc);

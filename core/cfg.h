@@ -126,6 +126,16 @@ int cfg_load(cfg **out, const char *path, const cfg_schema *const *schemas,
 	     size_t nschemas, const char *const *sets, size_t nsets, cxl_err *err);
 void cfg_free(cfg *c);
 
+/*
+ * cfg_file_check - the config at @path, and every file it @includes, must
+ * be a regular file (a FIFO would block every rank in fopen()): else
+ * CXL_EINVAL "PATH: a FIFO (expected a regular file)" or "FILE:LINE:
+ * @include "X": a folder (...)".  Never blocks; a missing file passes (the
+ * load reports it).  cfg_load() calls it; callers that read the file before
+ * (cfg_peek_group) call it first.
+ */
+int cfg_file_check(const char *path, cxl_err *err);
+
 /* Typed getters: the validated value, from the file, --set, or the default. */
 int64_t cfg_int(const cfg *c, const char *path);
 double cfg_float(const cfg *c, const char *path);

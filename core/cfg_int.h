@@ -15,6 +15,8 @@
  *                  builds from them
  *   cfg_literal.c  the exact value of an integer in the file (libconfig
  *                  1.5 wraps those beyond 32 bits)
+ *   cfg_file.c     the config and its @includes must be regular files
+ *                  (checked without blocking, before libconfig opens them)
  *
  * A loaded cfg is one table of slots, one per schema key, sorted by dotted
  * path.  The keys under a group "a.b" are the contiguous run of paths that

@@ -20,7 +20,9 @@ void cli_usage(FILE *f)
 "\n"
 "options:\n"
 "  -o DIR             output folder (default out/<config name>); it receives\n"
-"                     stats.json, components.csv and config.cfg\n"
+"                     stats.json, components.csv and config.cfg, all at the\n"
+"                     end (an earlier run's go to DIR/previous/ at the start;\n"
+"                     one run at a time per folder)\n"
 "  --set KEY=VALUE    override any config key, e.g. --set phold.remote=0.5\n"
 "                     (repeatable; the last one wins; see --help-config)\n"
 "  --set G[GLOB].KEY=VALUE\n"
@@ -68,7 +70,10 @@ void cli_usage(FILE *f)
 "  -h, --help         this text\n"
 "\n"
 "Times are written with a unit: ps, ns, us, ms, s (\"25ns\", \"1.5us\").\n"
-"Exit status: 0 success, 2 bad input (config, option, file), 1 internal error.\n"
+"Exit status: 0 success, 2 bad input (config, option, file, output folder),\n"
+"1 internal error, 3 stopped early by SIGTERM, SIGUSR1 or SIGINT: the run stops\n"
+"at the next window boundary and writes its results so far (stats.json\n"
+"run.interrupted); no checkpoint is written (not yet supported).\n"
 "Errors are one line: cxlfab: error: FILE:LINE: what is wrong (what was expected)\n",
 	      f);
 }

@@ -11,6 +11,7 @@
 #ifndef CXL_CORE_ENGINE_H
 #define CXL_CORE_ENGINE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "core/cfg.h"
@@ -36,6 +37,9 @@ struct sim_opts {
 	sim_time sample_period; /* time series period, ps; 0: off (series.h) */
 	int progress;      /* 1: rank 0 prints a progress line at most once a second */
 	const void *system; /* the builder's description, handed to models (sim_system) */
+	const volatile sig_atomic_t *stop; /* set asynchronously (a signal handler) to a
+				   signal number 1..65535: stop at the next window boundary
+				   (sync.c); NULL: never */
 };
 
 /* Per-rank figures of a finished run, gathered for the `run` section. */
@@ -69,12 +73,20 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
  * agree), then, with time series on, check that the series every component
  * registered fit the bound (series_cells() <= SERIES_MAX_CELLS over
  * simulation.end): else CXL_EINVAL naming simulation.sample_period, the
- * numbers and the shortest period that fits.
+ * numbers and the shortest period that fits.  On failure the components
+ * whose init succeeded have had their finish hook (to release what init
+ * took): do not call sim_engine_collect then, only sim_engine_destroy.
  */
 int sim_engine_init(sim_engine *e, cxl_err *err);
 
-/* sim_engine_run - the conservative window loop until no event before end. */
+/*
+ * sim_engine_run - the conservative window loop until no event before end,
+ * or until *opt.stop asks to stop (every rank at the same window boundary).
+ */
 void sim_engine_run(sim_engine *e);
+
+/* sim_engine_interrupted - the signal that stopped the run early (all ranks agree), 0 if none. */
+int sim_engine_interrupted(const sim_engine *e);
 
 /* sim_engine_lookahead - the cross-rank lookahead in ps (SIM_TIME_MAX if none). */
 sim_time sim_engine_lookahead(const sim_engine *e);

@@ -9,15 +9,45 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static cxl_abort_fn *abort_hook;
 static int panic_rank = -1;
 
+/*
+ * Copy @s into @out (@n bytes) with control characters written as escapes
+ * (\n, \t, \r, \xHH), so a message stays one line whatever value it
+ * quotes (a config string with a newline in it was printed raw).
+ */
+static void one_line(char *out, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s && o + 1 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		char esc[5];
+		int len = 1;
+		if (ch == '\n' || ch == '\t' || ch == '\r')
+			len = snprintf(esc, sizeof(esc), "\\%c", ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r');
+		else if (ch < 0x20 || ch == 0x7f)
+			len = snprintf(esc, sizeof(esc), "\\x%02x", ch);
+		else
+			esc[0] = (char)ch;
+		if (o + (size_t)len >= n)
+			break;
+		memcpy(out + o, esc, (size_t)len);
+		o += (size_t)len;
+	}
+	out[o] = '\0';
+}
+
 int cxl_err_vset(cxl_err *err, int code, const char *fmt, va_list ap)
 {
 	if (err && err->code == CXL_OK) {
+		char raw[sizeof(err->msg)];
 		err->code = code;
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
+		one_line(err->msg, sizeof(err->msg), raw);
 	}
 	return code;
 }

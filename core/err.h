@@ -26,6 +26,10 @@ enum {
 	CXL_EINTERNAL = -4, /* internal failure (exit 1) */
 };
 
+/* Exit status of a run stopped early by SIGTERM, SIGUSR1 or SIGINT after
+ * writing its results so far (stats.json run.interrupted = true). */
+#define CXL_EXIT_INTERRUPTED 3
+
 typedef struct cxl_err cxl_err;
 struct cxl_err {
 	int code;      /* CXL_E* code of the first failure, CXL_OK if none */
@@ -43,6 +47,8 @@ typedef void cxl_abort_fn(void);
  *
  * Only the first failure is kept: a later call on an err that already holds
  * a failure does nothing, so the root cause survives cleanup paths.
+ * Control characters in the message (a quoted value's newline) are written
+ * as escapes (\n, \t, \xHH): a message is always one line.
  */
 int cxl_err_set(cxl_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

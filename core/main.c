@@ -6,8 +6,24 @@
  * agreement without communication).  Errors found in those steps are the
  * same on every rank, so rank 0 alone prints the one-line error and every
  * rank exits with the same code: no rank waits for another that has left.
+ * What only one rank can find (rank 0's output folder) is agreed on with
+ * one collective before the run starts.
+ *
+ * Signals: SIGTERM, SIGUSR1 (what `sbatch --signal` and mpirun forward) and
+ * SIGINT only set a flag (async-signal-safe); the engine stops at the next
+ * window boundary, every rank at the same one (core/sync.c), the results
+ * so far are written with run.interrupted = true, and the exit status is
+ * CXL_EXIT_INTERRUPTED (3).  A second SIGINT ends the process at once.
+ * The handlers are installed when the event loop starts: before it (loading,
+ * partitioning, components' init) there is nothing to save and the signals
+ * keep their default action, so `timeout` or a scheduler still ends a run
+ * stuck there.  From then on they stay, so a signal during the writing of
+ * the results does not cut it short.  SIGXFSZ is ignored, so a file-size
+ * limit is a write error ("File too large") like a full disk, not a silent
+ * death.
  */
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +55,51 @@ struct app {
 	int32_t *rank_of;         /* partition */
 	const part_ops *part;     /* partitioner */
 	char outdir[4096];        /* output folder */
+	output_dir od;            /* the output folder while the run runs (rank 0) */
+	char sha[65];             /* sha256 of the config file as loaded, hex ("" without one) */
+	int interrupted;          /* signal that stopped the run, 0 if none */
 	int local_errors;         /* errors from here on are found by one rank only */
 };
+
+/*
+ * The stop request: written by the signal handler, read by the engine's
+ * window loop through sim_opts.stop.  A file-scope object because a signal
+ * handler reaches nothing else (the one exception to style rule 17 here).
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	if (stop_signal && sig == SIGINT) {  /* a second Ctrl-C: stop now */
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
+	stop_signal = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGTERM: return "SIGTERM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGINT: return "SIGINT";
+	}
+	return "a signal";
+}
 
 static double wall(void)
 {
@@ -77,13 +136,22 @@ static int load(app *a, cxl_err *err)
 {
 	const char *const *sets = a->opt.sets;
 	size_t nsets = (size_t)a->opt.nsets, ns;
-	int rc = sys_select(a->opt.config, sets, nsets, &a->sys, err);
+	char after[65];
+	int rc = cfg_file_check(a->opt.config, err);
 
+	/* the digest of what is loaded: the file before and after libconfig reads it */
+	if (!rc && sha256_file_hex(a->opt.config, a->sha, NULL))
+		a->sha[0] = '\0';
+	if (!rc)
+		rc = sys_select(a->opt.config, sets, nsets, &a->sys, err);
 	if (rc)
 		return rc;
 	const cfg_schema **s = schemas_of(a->sys, &ns);
 	rc = cfg_load(&a->cf, a->opt.config, (const cfg_schema *const *)s, ns, sets, nsets, err);
 	free(s);
+	if (!rc && (sha256_file_hex(a->opt.config, after, err) || strcmp(after, a->sha)))
+		rc = cxl_err_set(err, CXL_EINVAL, "%s: changed while it was being read (expected "
+				 "a config file that stays as it is)", a->opt.config);
 	if (!rc && !a->sys)
 		rc = cxl_err_set(err, CXL_EINTERNAL, "%s: loads, but no system was selected",
 				 a->opt.config);
@@ -254,6 +322,72 @@ static int partition(app *a, int nranks, cxl_err *err)
 	return rc ? rc : part_check(&a->g, nranks, a->rank_of, err);
 }
 
+/* FNV-1a 64 over the rank map. */
+static uint64_t map_hash(const int32_t *rank_of, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint32_t i = 0; i < n; i++)
+		for (int b = 0; b < 32; b += 8) {
+			h ^= (uint8_t)((uint32_t)rank_of[i] >> b);
+			h *= 0x100000001b3ull;
+		}
+	return h;
+}
+
+/* The first 16 hex digits of the config's digest as a number (0 without one). */
+static uint64_t sha_prefix(const char *hex)
+{
+	char b[17];
+
+	snprintf(b, sizeof(b), "%s", hex);
+	return strtoull(b, NULL, 16);
+}
+
+/*
+ * Every rank read the config and computed the partition on its own: check,
+ * in one collective, that they loaded the same file and computed the same
+ * rank map (a disagreement would hang the window loop or mix results).
+ * CXLFAB_TEST_PARTITION_FAULT=R (tests only) moves component 0 to another
+ * rank in rank R's map, to show the check.
+ */
+static int agree_partition(app *a, cxl_err *err)
+{
+	const char *fault = getenv("CXLFAB_TEST_PARTITION_FAULT");
+
+	if (a->nranks == 1)
+		return 0;
+	if (fault && *fault && atoi(fault) == a->rank && a->g.ncomp)
+		a->rank_of[0] = (a->rank_of[0] + 1) % a->nranks;
+	uint64_t v[2] = { sha_prefix(a->sha), map_hash(a->rank_of, a->g.ncomp) }, lo[2], hi[2];
+	xport_agree_u64(v, 2, lo, hi);
+	if (lo[0] != hi[0])
+		return cxl_err_set(err, CXL_EINVAL, "%s: the ranks read different files (sha256 "
+				   "prefixes %016llx .. %016llx; expected one config file seen "
+				   "alike by every node)", a->opt.config,
+				   (unsigned long long)lo[0], (unsigned long long)hi[0]);
+	if (lo[1] != hi[1])
+		return cxl_err_set(err, CXL_EINTERNAL, "the ranks computed different partitions "
+				   "(rank map hashes %016llx .. %016llx; expected one map on every "
+				   "rank)", (unsigned long long)lo[1], (unsigned long long)hi[1]);
+	return 0;
+}
+
+/*
+ * Rank 0 readies the output folder before any event runs (output_dir_open:
+ * writable, not in use, an earlier run's files moved aside); every rank
+ * learns whether it could (one collective), so a folder that cannot be
+ * written stops the job before simulating instead of after.
+ */
+static int open_output(app *a, cxl_err *err)
+{
+	int rc = a->rank == 0 ? output_dir_open(&a->od, a->outdir, err) : 0;
+
+	if (a->nranks > 1 && xport_max_int(rc != 0) && !rc)
+		rc = CXL_EIO; /* rank 0 prints the reason */
+	return rc;
+}
+
 static void set_outdir(app *a)
 {
 	if (a->opt.outdir) {
@@ -272,13 +406,9 @@ static void set_outdir(app *a)
 static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 			 const series_set *series, const sim_rank_info *info, cxl_err *err)
 {
-	char sha[65] = "";
-	int rc = sha256_file_hex(a->opt.config, sha, err);
-
-	if (rc)
-		return rc;
 	output_run o = {
-		.dir = a->outdir, .config_path = a->opt.config, .config_sha256 = sha,
+		.od = &a->od, .config_path = a->opt.config, .config_sha256 = a->sha,
+		.interrupted = a->interrupted ? signal_name(a->interrupted) : NULL,
 		.cf = a->cf, .g = &a->g, .rank_of = a->rank_of, .nranks = a->nranks,
 		.partitioner = a->part->name,
 		.seed = (uint64_t)cfg_int(a->cf, "simulation.seed"),
@@ -325,6 +455,18 @@ static void print_done(const app *a, const sim_rank_info *info)
 	printf("cxlfab: %llu events in %.3f s (%.2f M events/s) on %d rank%s; results in %s/\n",
 	       (unsigned long long)ev, loop, loop > 0 ? (double)ev / loop / 1e6 : 0.0,
 	       a->nranks, a->nranks > 1 ? "s" : "", a->outdir);
+}
+
+static void print_interrupted(const app *a, const sim_rank_info *info)
+{
+	sim_time t = 0;
+	char ts[STIME_FMT_LEN];
+
+	for (int r = 0; r < a->nranks; r++)
+		t = info[r].sim_time > t ? info[r].sim_time : t;
+	fprintf(stderr, "cxlfab: stopped by %s at simulated time %s, before the end; the "
+		"results so far are in %s/ (stats.json: run.interrupted)\n",
+		signal_name(a->interrupted), stime_format(t, ts), a->outdir);
 }
 
 static void print_setup(const app *a, const sim_engine *e)
@@ -392,6 +534,7 @@ static int simulate(app *a, cxl_err *err)
 		.progress = !a->opt.quiet && (a->opt.progress == 1 ||
 					      (a->opt.progress == -1 && isatty(2))),
 		.system = a->sys_data,
+		.stop = &stop_signal,
 	};
 	stats_set table;
 	series_set series;
@@ -412,7 +555,9 @@ static int simulate(app *a, cxl_err *err)
 	if (!rc)
 		rc = sim_engine_init(e, err);
 	if (!rc) {
+		install_signals();
 		sim_engine_run(e);
+		a->interrupted = sim_engine_interrupted(e);
 		rc = sim_engine_collect(e, &table, info, err);
 		/* every rank takes part (a collective), also after rank 0 failed */
 		int rs = sim_engine_collect_series(e, &series, rc ? NULL : err);
@@ -420,6 +565,8 @@ static int simulate(app *a, cxl_err *err)
 	}
 	if (!rc && a->rank == 0) {
 		rc = write_outputs(a, e, &table, &series, info, err);
+		if (!rc && a->interrupted)
+			print_interrupted(a, info);
 		if (!rc && !a->opt.quiet)
 			print_done(a, info);
 		if (!rc && !a->opt.quiet && a->sys->report)
@@ -473,7 +620,8 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 	if (a->opt.nprof && a->nranks > 1)
 		return cxl_err_set(err, CXL_EINVAL, "--profile-ranks: the profile runs on one rank "
 				   "(start it without mpirun), not %d", a->nranks);
-	if ((rc = partition(a, a->nranks, err)))
+	if ((rc = partition(a, a->nranks, err)) || (rc = agree_partition(a, err)) ||
+	    (rc = open_output(a, err)))
 		return rc;
 	return simulate(a, err);
 }
@@ -485,7 +633,9 @@ int main(int argc, char **argv)
 
 	xport_start(&argc, &argv, &a.rank, &a.nranks);
 	a.t0 = wall();
+	a.od.lock_fd = -1;
 	int rc = run(&a, argc, argv, &err);
+	output_dir_close(&a.od);
 	if (rc && err.msg[0] && (a.rank == 0 || a.local_errors)) {
 		fprintf(stderr, "cxlfab: error: %s\n", err.msg);
 		fflush(stderr);
@@ -499,5 +649,5 @@ int main(int argc, char **argv)
 		cfg_free(a.cf);
 	cli_free(&a.opt);
 	xport_stop();
-	return cxl_exit_code(rc);
+	return !rc && a.interrupted ? CXL_EXIT_INTERRUPTED : cxl_exit_code(rc);
 }

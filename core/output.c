@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/sim.h"
 #include "core/version.h"
 #include "core/xmalloc.h"
 
-static int mkdirs(const char *dir, cxl_err *err)
+/* output_mkdirs - create @dir and its parents (output.h). */
+int output_mkdirs(const char *dir, cxl_err *err)
 {
 	char buf[4096];
 
@@ -34,6 +36,33 @@ static int mkdirs(const char *dir, cxl_err *err)
 	return 0;
 }
 
+/*
+ * Write @path with @fn through stdio; the message names @shown.  A write
+ * error (a full disk: ENOSPC, a file-size limit: EFBIG, SIGXFSZ being
+ * ignored by main) is one CXL_EIO with the system's reason.
+ */
+static int write_path(const char *path, const char *shown, output_writer_fn *fn,
+		      const void *ctx, cxl_err *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cxl_err_set(err, CXL_EIO, "%s: cannot write: %s", shown, strerror(errno));
+	errno = 0;
+	fn(ctx, f);
+	int bad = fflush(f) || ferror(f), e = errno;
+	if (fclose(f) && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		remove(path);
+		return cxl_err_set(err, CXL_EIO, "%s: write failed: %s", shown,
+				   e ? strerror(e) : "unknown error");
+	}
+	return 0;
+}
+
 /**
  * output_file - write @dir/@name through a temp file and a rename, creating
  * @dir (and its parents) if missing.  @fn writes the content of @ctx.
@@ -43,24 +72,28 @@ int output_file(const char *dir, const char *name, output_writer_fn *fn, const v
 		cxl_err *err)
 {
 	char path[4096], tmp[4200];
-	int rc = mkdirs(dir, err);
+	int rc = output_mkdirs(dir, err);
 
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return cxl_err_set(err, CXL_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-	fn(ctx, f);
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		remove(tmp);
-		return cxl_err_set(err, CXL_EIO, "%s: write failed", tmp);
-	}
+	if ((rc = write_path(tmp, path, fn, ctx, err)))
+		return rc;
 	if (rename(tmp, path))
 		return cxl_err_set(err, CXL_EIO, "%s: cannot rename: %s", path, strerror(errno));
 	return 0;
+}
+
+/* One file of a run, into the run's private folder (output_dir.c). */
+static int run_file(const output_run *o, const char *name, output_writer_fn *fn,
+		    cxl_err *err)
+{
+	char path[8192], shown[8192];
+
+	snprintf(path, sizeof(path), "%s/%s", o->od->tmp, name);
+	snprintf(shown, sizeof(shown), "%s/%s", o->od->dir, name);
+	return write_path(path, shown, fn, o, err);
 }
 
 static void hist_digest(json_w *w, const stats_hist *h)
@@ -112,6 +145,10 @@ static void run_section(const output_run *o, json_w *w)
 		t = o->info[r].sim_time > t ? o->info[r].sim_time : t;
 	}
 	json_key(w, "version"); json_str(w, CXL_VERSION);
+	if (o->interrupted) {
+		json_key(w, "interrupted"); json_bool(w, 1);
+		json_key(w, "interrupted_by"); json_str(w, o->interrupted);
+	}
 	json_key(w, "config"); json_str(w, o->config_path ? o->config_path : "");
 	json_key(w, "config_sha256"); json_str(w, o->config_sha256);
 	json_key(w, "ranks"); json_i64(w, o->nranks);
@@ -304,17 +341,24 @@ static void write_config(const void *ctx, FILE *f)
 	cfg_dump(o->cf, f);
 }
 
+/**
+ * output_write - write every file of the run into @o->od's private folder,
+ * stats.json last, then move them into the output folder as a unit
+ * (output_dir_commit).  Returns 0 or CXL_EIO naming the file.
+ */
 int output_write(const output_run *o, cxl_err *err)
 {
-	int rc = output_file(o->dir, "config.cfg", write_config, o, err);
+	int rc = run_file(o, "config.cfg", write_config, err);
 
 	if (!rc)
-		rc = output_file(o->dir, "components.csv", write_csv, o, err);
+		rc = run_file(o, "components.csv", write_csv, err);
 	if (!rc && o->series)
-		rc = output_file(o->dir, "timeseries.csv", write_series, o, err);
+		rc = run_file(o, "timeseries.csv", write_series, err);
 	if (!rc && o->series && o->series_summary)
-		rc = output_file(o->dir, "timeseries_summary.csv", write_series_summary, o, err);
+		rc = run_file(o, "timeseries_summary.csv", write_series_summary, err);
 	if (!rc)
-		rc = output_file(o->dir, "stats.json", write_stats, o, err);
+		rc = run_file(o, "stats.json", write_stats, err);
+	if (!rc)
+		rc = output_dir_commit(o->od, err);
 	return rc;
 }

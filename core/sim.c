@@ -161,30 +161,49 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 
 static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc);
 
+/*
+ * The finish hooks of the first @n local components: after a failed init,
+ * the components that did initialise release what their init took (the
+ * one that failed cleans up after itself).
+ */
+static void finish_first(sim_engine *e, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		sim_comp *c = &e->comps[k];
+		if (c->ops->finish)
+			c->ops->finish(c, c->state);
+	}
+}
+
 /* Every local component's init hook; the ranks agree on the outcome. */
 static int init_models(sim_engine *e, cxl_err *err)
 {
 	int rc = 0;
+	uint32_t k;
 	cxl_err local = { 0 };
 
 	e->now = 0;
-	for (uint32_t k = 0; k < e->nlocal && !rc; k++) {
+	for (k = 0; k < e->nlocal && !rc; k++) {
 		sim_comp *c = &e->comps[k];
 		rc = c->ops->init(c, c->state, comp_cfg(e->cf, &e->g->comp[c->id]), &local);
 	}
+	uint32_t done = rc ? k - 1 : k; /* components whose init succeeded */
 	if (e->nranks > 1) {
 		/* the lowest failing rank reports; every rank returns the worst code */
 		int bad = xport_max_int(rc ? e->nranks - e->rank : 0);
 		if (!bad)
 			return 0;
+		finish_first(e, done);
 		int code = -xport_max_int(-rc);
 		if (!rc || e->nranks - e->rank != bad)
 			return code;
 		cxl_err_set(err, local.code, "%s", local.msg);
 		return code;
 	}
-	if (rc)
+	if (rc) {
+		finish_first(e, done);
 		return cxl_err_set(err, local.code, "%s", local.msg);
+	}
 	return 0;
 }
 
@@ -228,7 +247,14 @@ int sim_engine_init(sim_engine *e, cxl_err *err)
 {
 	int rc = init_models(e, err);
 
-	return rc ? rc : check_series(e, err);
+	if (!rc && (rc = check_series(e, err)))
+		finish_first(e, e->nlocal);
+	return rc;
+}
+
+int sim_engine_interrupted(const sim_engine *e)
+{
+	return e->interrupted;
 }
 
 sim_time sim_engine_lookahead(const sim_engine *e)
@@ -612,8 +638,14 @@ void sim__process(sim_engine *e, sim_time until)
 			evpool_put(&e->pool, ev);
 		if (e->after_event)
 			e->after_event(e->hook_comp);
-		if (!(++e->events & SIM_PROGRESS_MASK) && e->show_progress)
-			sim__progress(e);
+		if (!(++e->events & SIM_PROGRESS_MASK)) {
+			if (e->show_progress)
+				sim__progress(e);
+			if (!e->xp && e->opt.stop && *e->opt.stop) {
+				e->interrupted = *e->opt.stop;
+				break;
+			}
+		}
 	}
 	if (e->events)
 		e->last_time = e->now;

@@ -50,6 +50,7 @@ struct sim_engine {
 	double loop_s;           /* wall time in the loop */
 	double wait_s;           /* wall time in MPI calls */
 	sim_time last_time;      /* time of the last executed event */
+	int interrupted;         /* signal that stopped the run early (agreed), 0 if none */
 	int show_progress;       /* this rank prints progress lines */
 	double run_start;        /* wall clock when the run started, s */
 	double progress_last;    /* wall clock of the last progress line, s */

@@ -23,24 +23,42 @@
  * issue nothing after it): the loop stops at end + drain, or earlier when no
  * rank has an event left (T is then SIM_TIME_MAX).
  *
+ * Stopping early (SIGTERM, SIGUSR1, SIGINT; main.c's handler only sets the
+ * flag sim_opts.stop points to): each rank reads the flag at the start of
+ * a window and the ranks agree on it in the window's own communication, no
+ * extra message: the exchange headers carry it when every rank is a
+ * neighbour (each rank then sees every rank's flag), the allreduce does
+ * otherwise (MIN over {T, ~flag}).  So every rank stops at the same window
+ * boundary, with every event before it executed and every event sent across
+ * ranks delivered; e->interrupted records the signal.  With one rank there
+ * is no window boundary to wait for: the dispatch loop looks at the flag
+ * every SIM_PROGRESS_MASK+1 events (sim.c) and stops between two events.
+ *
  * Only the loop lives here; the bookkeeping around it (progress lines,
  * statistics collection, peak RSS) is core/sim_report.c's.
  */
 #include "core/sim_int.h"
 
-/* Exchange the last window's cross-rank events and agree on the next T. */
-static sim_time window_start(sim_engine *e)
+/*
+ * Exchange the last window's cross-rank events and agree on the next T and
+ * on stopping: *@stop gets the agreed signal number (0: go on).
+ */
+static sim_time window_start(sim_engine *e, int *stop)
 {
 	sim_time t = evq_peek_time(&e->q);
 
+	*stop = e->opt.stop ? (int)(uint16_t)*e->opt.stop : 0;
 	if (!e->xp)
 		return t;
 	double w0 = sim__wall();
 	sim_time bound = t < e->sent_min ? t : e->sent_min;
 	e->sent_min = SIM_TIME_MAX;
-	t = xport_exchange(e->xp, bound, sim__deliver, e);
-	if (!xport_complete(e->xp))
-		t = xport_min_u64(evq_peek_time(&e->q));
+	int mine = *stop;
+	t = xport_exchange(e->xp, bound, stop, sim__deliver, e);
+	if (!xport_complete(e->xp)) {
+		*stop = mine;
+		t = xport_min_stop(evq_peek_time(&e->q), stop);
+	}
 	e->wait_s += sim__wall() - w0;
 	return t;
 }
@@ -52,12 +70,17 @@ void sim_engine_run(sim_engine *e)
 	e->run_start = e->progress_last = sim__wall();
 	e->show_progress = e->opt.progress && e->rank == 0;
 	for (;;) {
-		sim_time t = window_start(e);
-		if (t >= stop)
+		int sig;
+		sim_time t = window_start(e, &sig);
+		if (sig)
+			e->interrupted = sig;
+		if (sig || t >= stop)
 			break;
 		sim_time until = stime_add_sat(t, e->lookahead);
 		sim__process(e, until < stop ? until : stop);
 		e->windows++;
+		if (e->interrupted) /* one rank: stopped between two events */
+			break;
 	}
 	e->loop_s = sim__wall() - e->run_start;
 }

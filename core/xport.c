@@ -154,7 +154,7 @@ int xport_complete(const xport *x)
 	return x->complete;
 }
 
-static sim_time recv_one(xport *x, xport_deliver_fn *deliver, void *ctx)
+static sim_time recv_one(xport *x, int *stop, xport_deliver_fn *deliver, void *ctx)
 {
 	MPI_Status st;
 	int count;
@@ -173,16 +173,20 @@ static sim_time recv_one(xport *x, xport_deliver_fn *deliver, void *ctx)
 		CXL_PANIC("malformed event batch from rank %d (%d events)", st.MPI_SOURCE, count);
 	for (size_t i = 1; i < n; i++)
 		deliver(ctx, &x->in[i]);
+	if (x->in[0].kind > *stop)
+		*stop = x->in[0].kind;
 	return x->in[0].time;
 }
 
-sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, void *ctx)
+sim_time xport_exchange(xport *x, sim_time bound, int *stop, xport_deliver_fn *deliver,
+			void *ctx)
 {
 	sim_time m = bound;
+	uint16_t mine = (uint16_t)*stop;
 
 	for (int i = 0; i < x->nnb; i++) {
 		batch *b = &x->out[x->nb[i]];
-		b->ev[0] = (cxl_event){ .time = bound, .seq = b->n - 1 };
+		b->ev[0] = (cxl_event){ .time = bound, .seq = b->n - 1, .kind = mine };
 		if (b->n > (size_t)INT_MAX)
 			CXL_PANIC("%zu events for rank %d in one window (at most %d)", b->n,
 				  x->nb[i], INT_MAX);
@@ -190,7 +194,7 @@ sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, voi
 			  TAG_EVENTS + x->parity, MPI_COMM_WORLD, &x->req[i]);
 	}
 	for (int i = 0; i < x->nnb; i++) {
-		sim_time t = recv_one(x, deliver, ctx);
+		sim_time t = recv_one(x, stop, deliver, ctx);
 		m = t < m ? t : m;
 	}
 	MPI_Waitall(x->nnb, x->req, MPI_STATUSES_IGNORE);
@@ -206,6 +210,41 @@ uint64_t xport_min_u64(uint64_t v)
 
 	MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
 	return r;
+}
+
+/*
+ * xport_min_stop - the window's one collective when not every rank is a
+ * neighbour: the global minimum of @v and the global maximum of *@stop, in
+ * one allreduce (MIN over {v, ~stop}).
+ */
+uint64_t xport_min_stop(uint64_t v, int *stop)
+{
+	uint64_t in[2] = { v, ~(uint64_t)(uint32_t)*stop }, out[2];
+
+	MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	*stop = (int)(uint32_t)~out[1];
+	return out[0];
+}
+
+/*
+ * xport_agree_u64 - the least and greatest of each of @n values over the
+ * ranks, in one allreduce (MIN over {v, ~v}); @lo and @hi get n values each.
+ */
+void xport_agree_u64(const uint64_t *v, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t *in = xmalloc(2 * n * sizeof(*in)), *out = xmalloc(2 * n * sizeof(*out));
+
+	for (size_t i = 0; i < n; i++) {
+		in[i] = v[i];
+		in[n + i] = ~v[i];
+	}
+	MPI_Allreduce(in, out, (int)(2 * n), MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	for (size_t i = 0; i < n; i++) {
+		lo[i] = out[i];
+		hi[i] = ~out[n + i];
+	}
+	free(in);
+	free(out);
 }
 
 /* xport_sum_u64 - global sum of @v over every rank (one allreduce). */

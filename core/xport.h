@@ -16,6 +16,8 @@
  *                 it holds or sent this window (its queue minimum and the
  *                 minimum of everything it posted), SIM_TIME_MAX if none
  *   header.seq  = number of events that follow
+ *   header.kind = the sender's stop request: 0, or the number of the signal
+ *                 that asked the run to stop (SIGTERM, ...), see sync.c
  * When every rank is a neighbour ("complete"), the minimum of all headers and
  * the own bound IS the global next-event time: every event of the system is
  * in some queue or in flight, and both are covered.  The window then needs no
@@ -57,11 +59,13 @@ void xport_post(xport *x, int dst, const cxl_event *ev);
 
 typedef void xport_deliver_fn(void *ctx, const cxl_event *ev);
 /**
- * xport_exchange - send every batch headed by @bound, receive one from every
- * neighbour and hand each received event to @deliver.
- * Returns the minimum of @bound and every received header's bound.
+ * xport_exchange - send every batch headed by @bound and *@stop, receive one
+ * from every neighbour and hand each received event to @deliver.
+ * Returns the minimum of @bound and every received header's bound; *@stop
+ * becomes the largest of its value and every received header's.
  */
-sim_time xport_exchange(xport *x, sim_time bound, xport_deliver_fn *deliver, void *ctx);
+sim_time xport_exchange(xport *x, sim_time bound, int *stop, xport_deliver_fn *deliver,
+			void *ctx);
 
 /*
  * xport_complete - 1 if every rank has every other rank as neighbour (then no
@@ -73,6 +77,16 @@ int xport_complete(const xport *x);
 
 /* xport_min_u64 - global minimum of @v (the window's one collective). */
 uint64_t xport_min_u64(uint64_t v);
+/*
+ * xport_min_stop - the window's collective: returns the global minimum of
+ * @v; *@stop becomes the global maximum of *@stop (0..65535).  One allreduce.
+ */
+uint64_t xport_min_stop(uint64_t v, int *stop);
+/*
+ * xport_agree_u64 - for each of @n values, its least (@lo) and greatest
+ * (@hi) over the ranks: one allreduce (start-up agreement checks).
+ */
+void xport_agree_u64(const uint64_t *v, size_t n, uint64_t *lo, uint64_t *hi);
 /* xport_sum_u64 - global sum of @v (the time-series bound, once per run). */
 uint64_t xport_sum_u64(uint64_t v);
 /* xport_max_int - global maximum of @v (agreement on errors). */

@@ -107,6 +107,15 @@ const char *trc_fmt_name(int fmt);
 int trc_reader_open(trc_reader **out, const char *path, cxl_err *err);
 
 /**
+ * trc_reader_open_file - trc_reader_open() for a simulation's trace: @path
+ * must be a regular file.  A FIFO (which would block the open until some
+ * process writes into it, on every rank), a folder or a device is
+ * CXL_EINVAL "PATH: a FIFO (expected a regular file)"; the check never
+ * blocks (open with O_NONBLOCK, fstat on the descriptor).
+ */
+int trc_reader_open_file(trc_reader **out, const char *path, cxl_err *err);
+
+/**
  * trc_reader_open_stream - trc_reader_open() on an open stream.
  * @out:  OUT the reader
  * @fp:   stream positioned at the header; the reader owns it (fclose at close,

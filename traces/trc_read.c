@@ -21,6 +21,9 @@
 #include "traces/trc_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +166,35 @@ int trc_reader_open(trc_reader **out, const char *path, cxl_err *err)
 	*out = NULL;
 	if (!fp)
 		return cxl_err_set(err, CXL_EIO, "%s: cannot open: %s", path, strerror(errno));
+	return trc_reader_open_stream(out, fp, path, err);
+}
+
+/**
+ * trc_reader_open_file - see trc.h.
+ */
+int trc_reader_open_file(trc_reader **out, const char *path, cxl_err *err)
+{
+	struct stat st = { 0 };
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	*out = NULL;
+	if (fd < 0)
+		return cxl_err_set(err, CXL_EIO, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return cxl_err_set(err, CXL_EINVAL, "%s: %s (expected a regular file)", path,
+				   S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a folder" :
+				   "not a regular file");
+	}
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		int e = errno;
+		if (fp)
+			fclose(fp);
+		else
+			close(fd);
+		return cxl_err_set(err, CXL_EIO, "%s: cannot open: %s", path, strerror(e));
+	}
 	return trc_reader_open_stream(out, fp, path, err);
 }
 

@@ -51,6 +51,9 @@ struct fab_totals {
 	double offered;               /* sum of the others' offered loads, GB/s */
 	double host_min, host_max;    /* per-requester throughput over the window, GB/s */
 	int time_bounded;             /* simulation.end cut some requester short */
+	uint64_t trc_records;         /* records of the traces replayed, over requesters */
+	uint64_t trc_replayed;        /* of those, read (replayed) */
+	uint64_t trc_cut;             /* requesters whose replay simulation.end cut short */
 	uint64_t w0, w1;              /* the window [w0, w1), ps */
 	uint64_t end, drain;          /* simulation.end, simulation.drain, ps */
 	uint32_t nwarn;               /* warnings */

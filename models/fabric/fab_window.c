@@ -16,7 +16,8 @@
  *               and the run goes on (at most simulation.drain) until the
  *               requests in flight are answered; fab_summary.c writes it
  *
- * Warnings (summary.warnings, and stderr at the end of a run): requests left
+ * Warnings (summary.warnings, and stderr at the end of a run): a trace replay
+ * that simulation.end cut short (how much of the traces was replayed), requests left
  * unanswered by the drain, a window shorter than FAB_WINDOW_LATENCIES mean
  * latencies, a warm-up that never ended.  The report is the few lines a
  * run prints: window, requests, throughput, latency, warnings.
@@ -39,6 +40,10 @@ void fab__window_add_requester(fab_totals *t, const stats_comp *c)
 	t->unanswered += fab__counter(c, "outstanding_at_end");
 	t->t_done = done > t->t_done ? done : t->t_done;
 	t->time_bounded |= fab__counter(c, "cut_by_end") != 0;
+	uint64_t recs = fab__counter(c, "trace_records"), got = fab__counter(c, "trace_replayed");
+	t->trc_records += recs;
+	t->trc_replayed += got;
+	t->trc_cut += got < recs && fab__counter(c, "cut_by_end");
 	if (!fab__counter(c, "issued"))
 		return;
 	t->nactive++;
@@ -90,6 +95,14 @@ static void warnings(fab_totals *t)
 		     "(simulation.drain): their latency is missing; raise simulation.drain, or "
 		     "look for a deadlock", (unsigned long long)t->unanswered,
 		     stime_format(t->drain, a));
+	if (t->trc_cut)
+		warn(t, "simulation.end (%s) stopped the trace replay of %llu requester%s before "
+		     "the end of its trace: %llu of %llu records replayed (%.1f%%; each "
+		     "requester's trace_replayed of trace_records in components); lengthen "
+		     "simulation.end to replay them whole", stime_format(t->end, a),
+		     (unsigned long long)t->trc_cut, t->trc_cut == 1 ? "" : "s",
+		     (unsigned long long)t->trc_replayed, (unsigned long long)t->trc_records,
+		     t->trc_records ? 100.0 * (double)t->trc_replayed / (double)t->trc_records : 0.0);
 	if (t->w1 <= t->w0 || (t->issued && !t->all.count))
 		warn(t, "the warm-up (simulation.warmup = %s) never ended before the window "
 		     "closed at %s: nothing was measured", stime_format(t->w0, a),

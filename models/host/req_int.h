@@ -99,6 +99,9 @@ struct req {
 	uint64_t rec_lines;       /* lines of the record still to issue */
 	int timed;                /* 1: honour record times */
 	double time_scale;        /* timed: issue at record time x this */
+	uint64_t nread;           /* records read from the trace so far */
+	uint64_t *trace_records;  /* counter: records in the trace (its header) */
+	uint64_t *trace_replayed; /* counter: records read (replayed, the last perhaps in part) */
 	/* coherence (req_coh.c) */
 	int cached;               /* 1: host.cache.size > 0 */
 	hcache cache;             /* the local cache */

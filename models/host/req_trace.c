@@ -3,7 +3,8 @@
  * .cxt trace (traces/trc.h), streamed one block at a time, so a requester
  * holds at most one reader's bounded buffers whatever the trace's length.
  *
- * Files: workload.trace names the file; a "%d" in it is replaced by the
+ * Files: workload.trace names the file; a "%d" in it (at most one) is
+ * replaced by the
  * requester's index among all requesters (hosts and accelerators in
  * component order: host0 is 0 when there are no accelerators), so
  * "traces/redis.%d.cxt" gives each requester its own trace, and a name
@@ -28,6 +29,9 @@
  * workload.requests, when given and
  * not 0, stops the replay after that many accesses; otherwise the whole
  * trace is replayed.  A damaged trace stops the run: "FILE: record N: what" (exit 2).
+ * Counters trace_records (the trace's records) and trace_replayed (records
+ * read; the last one's lines perhaps in part): the fabric summary warns when
+ * simulation.end stopped a replay before its trace's end.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,18 +41,36 @@
 
 #define REQ_TRACE_LINES (1ull << TRC_LINE_BITS) /* lines below 2^64 bytes */
 
-/* @pattern with its "%d" (if any) replaced by @index; -1 if it has another '%'. */
+/*
+ * @pattern with its "%d" (at most one) replaced by @index and each "%%" by a
+ * literal '%' (as cxlfab-trace split writes names); -1 for any other '%'.
+ */
 static int trace_path(const char *pattern, uint32_t index, char *buf, size_t n)
 {
-	const char *pc = strchr(pattern, '%');
+	size_t o = 0;
+	int ds = 0;
 
-	if (!pc) {
-		snprintf(buf, n, "%s", pattern);
-		return 0;
+	for (const char *p = pattern; *p; p++) {
+		char num[16];
+		const char *put = p;
+		size_t len = 1;
+		if (*p == '%') {
+			if (p[1] == '%') {
+				p++;
+			} else if (p[1] == 'd' && !ds++) {
+				len = (size_t)snprintf(num, sizeof(num), "%u", index);
+				put = num;
+				p++;
+			} else {
+				return -1;
+			}
+		}
+		if (o + len >= n)
+			return -1;
+		memcpy(buf + o, put, len);
+		o += len;
 	}
-	if (pc[1] != 'd' || strchr(pc + 2, '%'))
-		return -1;
-	snprintf(buf, n, "%.*s%u%s", (int)(pc - pattern), pattern, index, pc + 2);
+	buf[o] = '\0';
 	return 0;
 }
 
@@ -90,10 +112,14 @@ int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "workload.pattern", err, "\"trace\" needs workload.trace "
 				    "(a .cxt file, e.g. \"traces/redis.%%d.cxt\")");
 	if (trace_path(pattern, fab_view_requester_index(r->fv, c->id), path, sizeof(path)))
-		return cfg_error_at(cf, "workload.trace", err, "\"%s\": the only %% allowed is "
-				    "one %%d (the requester's index)", pattern);
-	if (trc_reader_open(&r->trc, path, &e))
+		return cfg_error_at(cf, "workload.trace", err, "\"%s\": bad file pattern "
+				    "(expected at most one %%d, the requester's index, and %%%% for a "
+				    "literal %%, in a name shorter than %zu bytes)", pattern, sizeof(path));
+	if (trc_reader_open_file(&r->trc, path, &e))
 		return cfg_error_at(cf, "workload.trace", err, "%s (for %s)", e.msg, c->name);
+	r->trace_records = sim_stat_counter(c, "trace_records");
+	r->trace_replayed = sim_stat_counter(c, "trace_replayed");
+	*r->trace_records = trc_reader_count(r->trc);
 	r->timed = cfg_enum(cf, "workload.replay") == 1;
 	r->time_scale = cfg_float(cf, "workload.time_scale");
 	if (trace_region(c, r, cf, err))
@@ -150,6 +176,7 @@ int req__trace_next(sim_comp *c, req *r)
 			r->requests = r->issued;
 			return 0;
 		}
+		r->nread++;
 		/* no addr + size: the reader refuses records past 2^64, and this never wraps */
 		r->rec_line = r->rec.addr / CXL_LINE;
 		r->rec_lines = (r->rec.addr % CXL_LINE + r->rec.size - 1) / CXL_LINE + 1;
@@ -165,9 +192,11 @@ int req__trace_next(sim_comp *c, req *r)
 	return 1;
 }
 
-/* req__trace_finish - close the trace (NULL-safe). */
+/* req__trace_finish - count the records replayed, close the trace (NULL-safe). */
 void req__trace_finish(req *r)
 {
+	if (r->trace_replayed)
+		*r->trace_replayed = r->nread;
 	trc_reader_close(r->trc);
 	r->trc = NULL;
 }

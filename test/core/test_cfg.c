@@ -347,7 +347,9 @@ END_TEST
 START_TEST(test_cfg_syntax_error_has_file_and_line)
 {
 	cfgt_expect_file_error("phold = {\n  lps = 1;\n  remote = ;\n};\n",
-			  ":3: syntax error: syntax error");
+			  ":3: syntax error (expected settings NAME = VALUE; with strings in "
+			  "double quotes and every {, ( and [ closed; the mistake may be on an "
+			  "earlier line)");
 	cfgt_expect_file_error("phold = {\n  lps = 1;\n  lps = 2;\n};\n",
 			  ":3: syntax error: duplicate setting name");
 }

@@ -22,12 +22,14 @@ static int own_mode;             /* owner: what the holder does (enum below) */
 static cxl_event *kept_ptr;      /* owner: the kept event */
 static uint32_t init_order[16];  /* stat/fail: components whose init ran, in order */
 static size_t init_n;
+static uint32_t finished[4], nfinished; /* fail: components whose finish ran */
 
 static void setup(void)
 {
 	own_mode = 0;
 	kept_ptr = NULL;
 	init_n = 0;
+	nfinished = 0;
 }
 
 /* --- owner: keep, free, misuse --------------------------------------------- */
@@ -393,7 +395,13 @@ static int fail_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
-static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, NULL, NULL };
+static void fail_finish(sim_comp *c, void *state)
+{
+	(void)state;
+	finished[nfinished++] = c->id;
+}
+
+static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, fail_finish, NULL };
 
 START_TEST(test_sim_init_error_reported)
 {
@@ -410,6 +418,10 @@ START_TEST(test_sim_init_error_reported)
 	ck_assert_int_eq(err.code, CXL_EINVAL);
 	ck_assert_msg(strstr(err.msg, "f1 refuses") != NULL, "%s", err.msg);
 	ck_assert_uint_eq(init_n, 2); /* f2's init is not called */
+	/* f0's init succeeded: its finish hook releases what init took (the
+	 * config fuzzer found requesters' caches leaked when a later bus failed) */
+	ck_assert_uint_eq(nfinished, 1);
+	ck_assert_uint_eq(finished[0], 0);
 	simt_close(&r);
 	graph_free(&g);
 }

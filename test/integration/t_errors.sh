@@ -44,6 +44,22 @@ syntax_error() {
 }
 test_syntax_error() { each_rank_count syntax_error; }
 
+# libconfig's own text for most mistakes is "syntax error", which gave
+# "syntax error: syntax error"; now the line says what a setting looks like.
+test_syntax_error_says_what_was_expected() {
+	printf 'simulation = { end = "1us; };\nphold = { lps = 4; };\n' > bad.cfg
+	expect_error 1 'bad.cfg:[0-9]+: syntax error \(expected settings NAME = VALUE; with strings in double quotes' bad.cfg || return 1
+	grep -q 'syntax error: syntax error' stderr && fail "still 'syntax error: syntax error'"
+	return 0
+}
+
+# A value with a newline in it (libconfig's "\n" escape) is quoted in the
+# error: it was printed raw, so the "one line" error had two (config fuzzer).
+test_value_with_newline_stays_one_line() {
+	printf 'simulation = { end = "1us"; };\nphold = { lps = 4; mean = "1\\nns"; };\n' > bad.cfg
+	expect_error 1 'bad.cfg:2: phold.mean: .*1\\nns' bad.cfg
+}
+
 test_missing_file() { expect_error 2 'nope.cfg: cannot open' nope.cfg; }
 
 test_bad_set() {

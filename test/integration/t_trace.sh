@@ -245,6 +245,45 @@ test_split_range_and_roundrobin() {
 	trace_error 'split: --hosts N is required' split t.cxt 'p%d.cxt'
 }
 
+# A '%%' in workload.trace is a literal '%', as cxlfab-trace split writes it
+# (it was refused: "the only % allowed is one %d"); any other '%' is an error.
+test_trace_pattern_percent_percent_is_a_literal_percent() {
+	tr_ gen t.cxt --records 40 --interval 1ns || return 1
+	tr_ split t.cxt 'r%%x.%d.cxt' --hosts 2 || return 1
+	[ -f r%x.0.cxt ] && [ -f r%x.1.cxt ] || fail "split did not write r%x.N.cxt: $(ls)" || return 1
+	local args=(--set topology.switches=1 --set topology.hosts=2 --set topology.memories=1
+		    --set workload.pattern=trace)
+	cxl 1 -q "$CONFIGS/chain.cfg" "${args[@]}" --set 'workload.trace=r%%x.%d.cxt' -o out ||
+		fail "a %% pattern is refused" || return 1
+	[ "$(json_num out/stats.json issued)" = 40 ] || fail "issued $(json_num out/stats.json issued), expected 40" || return 1
+	expect_error 1 '.*workload.trace.*"r%x.%d.cxt": bad file pattern' "$CONFIGS/chain.cfg" "${args[@]}" \
+		--set 'workload.trace=r%x.%d.cxt' || return 1
+	expect_error 1 '.*workload.trace.*bad file pattern' "$CONFIGS/chain.cfg" "${args[@]}" \
+		--set 'workload.trace=r%d.%d.cxt'
+}
+
+# A replay that simulation.end stops before the trace's end says so (it
+# exited 0 without a word): a warning in summary.warnings and on stderr with
+# the records replayed, and per requester trace_replayed / trace_records.
+test_replay_cut_by_end_warns() {
+	tr_ gen big.cxt --records 20000 --interval 1ns > /dev/null || return 1
+	local args=(--set topology.switches=1 --set topology.hosts=2 --set topology.memories=1
+		    --set workload.pattern=trace --set workload.trace=big.cxt)
+	cxl 1 "$CONFIGS/chain.cfg" "${args[@]}" --set simulation.end=2us -o cut > o 2> e || return 1
+	grep -q 'simulation.end (2us) stopped the trace replay of 2 requesters before the end of its trace: [0-9]* of 40000 records replayed' e ||
+		fail "no warning on stderr: $(cat e)" || return 1
+	grep -q 'stopped the trace replay of 2 requesters' cut/stats.json || fail "no warning in stats.json" || return 1
+	expect_stat cut host0 trace_records 20000 || return 1
+	local got
+	got=$(comp_stat cut host1 trace_replayed)
+	[ "$got" -gt 0 ] && [ "$got" -lt 20000 ] || fail "host1 trace_replayed $got" || return 1
+	tr_ gen small.cxt --records 50 --interval 1ns > /dev/null || return 1
+	cxl 1 -q "$CONFIGS/chain.cfg" "${args[@]}" --set workload.trace=small.cxt -o whole || return 1
+	expect_stat whole host1 trace_replayed 50 || return 1
+	grep -q 'stopped the trace replay' whole/stats.json && fail "a whole replay warns"
+	return 0
+}
+
 # Timed replay (workload.replay = timed) waits for record time x
 # workload.time_scale; a product at or past 2^64 ps is after any end, so the
 # record is not issued.  The double -> integer cast of it used to be 0 on
