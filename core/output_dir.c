@@ -35,10 +35,13 @@
 
 #define RUN_PREFIX ".cxlfab-run."
 
-/* The files a run writes (output.h), in the order they go to previous/. */
+/* The files a run writes (output.h), in the order they go to previous/; the rank
+ * profile's (profile_out.c) are written after the commit, straight into the folder,
+ * but an earlier run's go to previous/ with the rest, so none is left looking current. */
 static const char *const names[] = {
 	"stats.json", "components.csv", "config.cfg", "timeseries.csv",
-	"timeseries_summary.csv",
+	"timeseries_summary.csv", "profile.json", "profile_windows.csv", "profile_ranks.csv",
+	"profile_pairs.csv",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
