@@ -14,9 +14,6 @@
 
 #include "core/xmalloc.h"
 
-/* Bytes of one event on the wire, and of a message's header slot (xport.h). */
-#define PROF_EVENT_BYTES 96u
-
 void prof_log_init(prof_log *l)
 {
 	*l = (prof_log){ 0 };
@@ -346,7 +343,7 @@ static void touch(scratch *s, int32_t r)
 /* Seconds a rank with @nb neighbours and @ev events in its larger direction spends. */
 static double msg_time(const prof_input *in, uint32_t nb, uint64_t ev, uint64_t *bytes)
 {
-	*bytes = (uint64_t)PROF_EVENT_BYTES * (nb + ev);
+	*bytes = PROF_EVENT_BYTES * (nb + ev);
 	return in->net.msg_s * nb + (double)*bytes / in->net.bytes_per_s;
 }
 

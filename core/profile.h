@@ -45,11 +45,15 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/event.h"
 #include "core/graph.h"
 #include "core/stime.h"
 
 /* prof_rec.sent of a send made by an init hook (before the first window). */
 #define PROF_SENT_INIT SIM_TIME_MAX
+/* Bytes of one event on the wire, and of a message's header slot (xport.c sends
+ * sizeof(cxl_event) contiguous bytes per event) */
+#define PROF_EVENT_BYTES ((uint64_t)sizeof(cxl_event))
 
 typedef struct prof_rec prof_rec;
 struct prof_rec {

@@ -161,7 +161,7 @@ static void write_pairs(const void *ctx, FILE *f)
 		for (size_t k = 0; k < r->npairs; k++) {
 			const prof_pair *p = &r->pairs[k];
 			fprintf(f, "%d,%u,%d,%d,%" PRIu64 ",%" PRIu64 "\n", r->nranks, p->window,
-				p->from, p->to, p->events, 96 * p->events);
+				p->from, p->to, p->events, PROF_EVENT_BYTES * p->events);
 		}
 	}
 }
