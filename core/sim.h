@@ -14,6 +14,9 @@
  *                             Never returns errors: assert or CXL_PANIC.
  *   finish(c, state)          optional; after the run, before statistics
  *                             are collected.
+ *   ckpt(c, state, k)         optional; saves or restores what the events
+ *                             change (core/ckpt.h).  Without it a system
+ *                             holding the model cannot be checkpointed.
  *
  * Events: a handler may re-send the event it is handling (the cheapest way
  * to forward a packet: no copy, no pool traffic); if it does not, the event
@@ -44,6 +47,7 @@
 #include <stdint.h>
 
 #include "core/cfg.h"
+#include "core/ckpt.h"
 #include "core/err.h"
 #include "core/event.h"
 #include "core/rng.h"
@@ -58,6 +62,7 @@ typedef struct model_ops model_ops;
 typedef int model_init_fn(sim_comp *c, void *state, const cfg *cf, cxl_err *err);
 typedef void model_event_fn(sim_comp *c, void *state, cxl_event *ev);
 typedef void model_finish_fn(sim_comp *c, void *state);
+typedef void model_ckpt_fn(sim_comp *c, void *state, ckpt *k);
 
 struct model_ops {
 	const char *name;         /* type name, as in components.csv */
@@ -68,6 +73,7 @@ struct model_ops {
 	const char *cfg_groups;   /* config groups read per component, space-separated
 				     ("host workload"): the per-component overrides of
 				     these groups apply to it (cfg.h); NULL for none */
+	model_ckpt_fn *ckpt;      /* optional: checkpoint save/restore (ckpt.h) */
 };
 
 typedef struct sim_port sim_port;
