@@ -332,6 +332,11 @@ static int parse_manifest(const char *path, const char *text, manifest *m, cxl_e
 	}
 	if (line == 0 || !m->files || nf != m->files || !m->components || m->components > UINT32_MAX)
 		return BAD("incomplete");
+	if (strcmp(m->version, CXL_VERSION))
+		return cxl_err_set(err, CXL_EINVAL, "%s: written by cxlfab %s, this is %s (a checkpoint "
+				   "holds the model's state as that version lays it out: restart it with "
+				   "the same version)", path, m->version[0] ? m->version : "(none)",
+				   CXL_VERSION);
 #undef BAD
 	return 0;
 }

@@ -91,6 +91,8 @@ test_restart_damaged_truncated_foreign() {
 	expect_error 1 "c/manifest:1: expected \"cxlfab-checkpoint FORMAT\"" --restart c || return 1
 	fresh; sed -i 's/^cxlfab-checkpoint 1/cxlfab-checkpoint 9/' c/manifest
 	expect_error 1 "c/manifest: checkpoint format 9, this cxlfab reads format 1" --restart c || return 1
+	fresh; sed -i 's/^version .*/version 0.0.9/' c/manifest
+	expect_error 1 "c/manifest: written by cxlfab 0.0.9, this is [0-9.]+ " --restart c || return 1
 	# a rank file of another checkpoint (another cut) in its place
 	cxl 2 p.cfg -q --checkpoint-at 200ns -o other > /dev/null || return 1
 	fresh; cp other/checkpoint-200000ps/rank-0.bin c/
