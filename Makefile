@@ -60,6 +60,7 @@ HEADERS := $(wildcard core/*.h models/*.h models/*/*.h partition/*.h traces/*.h)
 CXLFAB := $(BUILD)/bin/cxlfab
 CXLFAB_TRACE := $(BUILD)/bin/cxlfab-trace
 UNIT := $(BUILD)/test/unit
+MPI_FAULTS := $(BUILD)/test/mpi_faults
 
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
@@ -117,12 +118,12 @@ _run: _build
 	$(Q)echo "--- summary (out/spine_leaf/stats.json) ---"
 	$(Q)sed -n '/"summary"/,/^  }/p' out/spine_leaf/stats.json
 
-_test: $(CXLFAB) $(CXLFAB_TRACE) $(UNIT)
+_test: $(CXLFAB) $(CXLFAB_TRACE) $(UNIT) $(MPI_FAULTS)
 	$(Q)test/check-includes
 	$(Q)echo "=== unit tests ($(VARIANT)) ==="
 	$(Q)$(UNIT)
 	$(Q)echo "=== integration tests ($(VARIANT)) ==="
-	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) SANITIZE="$(SANITIZE)" test/integration/run.sh
+	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) MPI_FAULTS=$(MPI_FAULTS) SANITIZE="$(SANITIZE)" test/integration/run.sh
 
 _bench: $(CXLFAB) $(CXLFAB_TRACE) $(BENCH_BIN)
 	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) BENCH_DIR=$(BUILD)/bench test/bench/run.sh
@@ -160,6 +161,12 @@ $(UNIT): $(UNIT_OBJ) $(BUILD)/libcxlfab.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LIBS)
+
+# the engine's cross-rank panics, driven under mpirun (test/integration/t_faults.sh)
+$(MPI_FAULTS): $(BUILD)/test/core/mpi/mpi_faults.o $(BUILD)/libcxlfab.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/test/bench/%.o $(BUILD)/libcxlfab.a
 	@mkdir -p $(dir $@)
