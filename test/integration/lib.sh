@@ -139,6 +139,7 @@ ckpt_same() {
 	local cfg=$1 times=$2 at=() t d np n=0
 	shift 2
 	for t in $times; do at+=(--checkpoint-at "$t"); n=$((n + 1)); done
+	rm -rf ck_ref ck_a ck_r # a test may call it more than once
 	cxl 1 "$cfg" "$@" -q -o ck_ref > ck.log 2>&1 || { cat ck.log; fail "$cfg: the whole run failed"; return 1; }
 	cxl 2 "$cfg" "$@" "${at[@]}" -q -o ck_a > ck.log 2>&1 || { cat ck.log; fail "$cfg: the checkpointed run failed"; return 1; }
 	cmp -s <(results ck_ref/stats.json) <(results ck_a/stats.json) || fail "$cfg: writing checkpoints changed the results" || return 1
