@@ -84,6 +84,14 @@ struct sf;
 struct sf *dcoh_sf(const dcoh *d);
 void dcoh_counts(const dcoh *d, uint64_t *bisnp, uint64_t *birsp, uint64_t *open);
 
+/*
+ * dcoh_ckpt - save or restore (core/ckpt.h) what the DCOH's events change:
+ * the snoop filter, transactions, parked requests and waiting BISnps
+ * (dcoh_ckpt.c).  Loading, @d is fresh from dcoh_create() with the same
+ * config.  The credits it was given are the caller's to save.
+ */
+void dcoh_ckpt(dcoh *d, ckpt *k);
+
 /* dcoh_destroy - end-of-run counters (open transactions, waiting BISnps) and free. */
 void dcoh_destroy(dcoh *d, sim_comp *c);
 

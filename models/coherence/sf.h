@@ -63,6 +63,8 @@
 
 #include <stdint.h>
 
+#include "core/ckpt.h"
+
 #define SF_MAX_OWNERS 8      /* owners recorded per line */
 #define SF_BLOCK 4           /* lines that share a set; the longest InvBlk */
 #define SF_NONE UINT32_MAX   /* no entry */
@@ -136,6 +138,13 @@ uint32_t sf_entries(const sf *s);
 
 /* sf_set_free - free slots in @line's set (sf_insert of @line succeeds iff > 0). */
 uint32_t sf_set_free(const sf *s, uint64_t line);
+
+/*
+ * sf_ckpt - save or restore (core/ckpt.h) the filter's contents: entries,
+ * lists, index and the policy's tables (sf_ckpt.c).  Loading, @s must have
+ * been created with the same parameters.
+ */
+void sf_ckpt(sf *s, ckpt *k);
 
 /*
  * sf_check - walk every internal structure and panic (CXL_PANIC) on the

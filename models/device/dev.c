@@ -301,4 +301,5 @@ const model_ops cxl_device_ops = {
 	.init = dev_init,
 	.event = dev_event,
 	.finish = dev_finish,
+	.ckpt = dev__ckpt,
 };

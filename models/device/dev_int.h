@@ -6,6 +6,7 @@
  *   dev_dma.c  the DMA engine: descriptor fetch, request read, reply and
  *              completion writes in host memory
  *   dev_coh.c  device-homed lines: the directory and the coherent RPC
+ *   dev_ckpt.c the checkpoint hook (what of this state it saves)
  * The model's contract is in dev.h.
  */
 #ifndef CXL_MODELS_DEVICE_DEV_INT_H
@@ -119,5 +120,8 @@ void dev__coh_request(sim_comp *c, dev *d, cxl_event *ev);
 void dev__coh_process(sim_comp *c, dev *d, cxl_event *ev);
 void dev__coh_birsp(sim_comp *c, dev *d, cxl_event *ev);
 void dev__coh_computed(sim_comp *c, dev *d, cxl_event *ev);
+
+/* dev_ckpt.c: model_ops.ckpt */
+void dev__ckpt(sim_comp *c, void *state, ckpt *k);
 
 #endif

@@ -62,7 +62,8 @@
  * banks of a rank under refresh and, in closed page, the channel's banks).
  *
  * Presets and their sources: dram_preset.c.  Reading the memory.dram.*
- * configuration: dram_cfg.c.  Internals (for tests): dram_int.h.
+ * configuration: dram_cfg.c.  Checkpoints (the state commands change):
+ * dram_ckpt.c.  Internals (for tests): dram_int.h.
  */
 #ifndef CXL_MODELS_DRAM_H
 #define CXL_MODELS_DRAM_H
@@ -70,6 +71,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/ckpt.h"
 #include "core/stime.h"
 
 #define DRAM_LINE 64 /* bytes per request (one burst) */
@@ -214,6 +216,15 @@ const dram_stats *dram_stats_get(const dram *d, uint32_t ch);
 
 /* dram_set_trace - call @fn(ctx, rec) for every command issued (NULL: off). */
 void dram_set_trace(dram *d, dram_trace_fn *fn, void *ctx);
+
+/* A queued request's tag in a checkpoint: save what it stands for, or restore that into *@tag. */
+typedef void dram_tag_ckpt_fn(void *ctx, ckpt *k, uint64_t *tag);
+
+/*
+ * dram_ckpt - save or restore (core/ckpt.h) the state commands change, every
+ * channel; @fn(@ctx, k, &tag) visits each queued request's tag (dram_ckpt.c).
+ */
+void dram_ckpt(dram *d, ckpt *k, dram_tag_ckpt_fn *fn, void *ctx);
 
 /* dram_cycle_ps - the time clock cycle @c starts, ps: ceil(c * tCK). */
 sim_time dram_cycle_ps(const dram *d, uint64_t c);

@@ -713,4 +713,5 @@ const model_ops cxl_memory_ops = {
 	.init = mem_init,
 	.event = mem_event,
 	.finish = mem_finish,
+	.ckpt = mem__ckpt,
 };

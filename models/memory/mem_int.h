@@ -1,8 +1,10 @@
 /*
  * models/memory/mem_int.h - the memory endpoint's state and the pieces its
  * files share: mem.c (the endpoint: decode, the simple and detailed DRAM
- * paths, the DCOH's callbacks, responses) and mem_parts.c (requests of
- * several lines, split into one-line parts).  Private to models/memory/.
+ * paths, the DCOH's callbacks, responses), mem_parts.c (requests of
+ * several lines, split into one-line parts) and mem_ckpt.c (the
+ * checkpoint hook: what of this state it saves, and why the rest need
+ * not be).  Private to models/memory/.
  */
 #ifndef CXL_MODELS_MEM_INT_H
 #define CXL_MODELS_MEM_INT_H
@@ -107,5 +109,9 @@ void mem__part_went_on(sim_comp *c, mem *m, const cxl_event *part);
 void mem__next_flush(sim_comp *c, mem *m);
 void mem__part_done(sim_comp *c, mem *m, cxl_event *ev);
 void mem__parts_free(sim_comp *c, mem *m);
+void mem__parents_init(mem *m);
+
+/* mem_ckpt.c: model_ops.ckpt */
+void mem__ckpt(sim_comp *c, void *state, ckpt *k);
 
 #endif

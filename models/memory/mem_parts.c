@@ -38,12 +38,13 @@ cxl_event *mem__part_new(sim_comp *c, const mem *m, uint32_t s, uint32_t k)
 
 
 /*
- * The parent slots, made when the first request of several lines arrives
- * (a run without any costs nothing): one per request the device's credits
- * admit (memory.buffer per port and request VC), so such a request always
- * finds one.
+ * mem__parents_init - the parent slots, made when the first request of
+ * several lines arrives (a run without any costs nothing; a restart makes
+ * them if the saved run had: mem_ckpt.c): one per request the device's
+ * credits admit (memory.buffer per port and request VC), so such a
+ * request always finds one.
  */
-static void parents_init(mem *m)
+void mem__parents_init(mem *m)
 {
 	m->nparent = 2 * m->buffer * m->nports;
 	m->parent = xcalloc(m->nparent, sizeof(*m->parent));
@@ -112,7 +113,7 @@ void mem__split(sim_comp *c, mem *m, cxl_event *ev, uint32_t n)
 	/* within one interleave granule when the device shares the address space */
 	CXL_ASSERT(m->ways == 1 || line / m->ilv == (line + n - 1) / m->ilv);
 	if (!m->parent)
-		parents_init(m);
+		mem__parents_init(m);
 	CXL_ASSERT(m->nfree > 0);
 	uint32_t s = m->parent_free[--m->nfree];
 	sim_event_keep(c, ev);
