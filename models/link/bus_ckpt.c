@@ -36,7 +36,7 @@ static void same(ckpt *k, uint32_t v, const char *what)
 
 	CKPT(k, saved);
 	if (ckpt_loading(k) && !ckpt_failed(k) && saved != v)
-		ckpt_fail(k, "bus %s is %u in the checkpoint, %u now", what, saved, v);
+		ckpt_fail(k, "%s is %u in the checkpoint, %u now", what, saved, v);
 }
 
 /* fifo - one input FIFO: its ring position and the packets it holds. */

@@ -32,7 +32,7 @@ static void same(ckpt *k, uint32_t v, const char *what)
 
 	CKPT(k, saved);
 	if (ckpt_loading(k) && !ckpt_failed(k) && saved != v)
-		ckpt_fail(k, "switch %s is %u in the checkpoint, %u now", what, saved, v);
+		ckpt_fail(k, "%s is %u in the checkpoint, %u now", what, saved, v);
 }
 
 /* array - save or restore @n elements of @size bytes at @p. */
@@ -99,7 +99,7 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 
 	(void)c;
 	CXL_ASSERT(s->ntodo == 0);
-	same(k, s->nports, "port count");
+	same(k, s->nports, "its port count");
 	same(k, s->buf, "switch.buffer");
 	same(k, (uint32_t)s->ahead, "forwarding ahead (latency, routing, slices, sampling)");
 	ckpt_mark(k, 0x53570001, "switch credits");
