@@ -522,4 +522,5 @@ const model_ops cxl_bus_ops = {
 	.init = bus_init,
 	.event = bus_event,
 	.finish = bus_finish,
+	.ckpt = bus__ckpt,
 };

@@ -10,6 +10,8 @@
  *   bus_replay.c  the optional PCIe data-link layer (bus.replay_buffer > 0):
  *                 sequence numbers, replay buffers, replay and ACK timers,
  *                 ACK/NAK DLLPs, error injection, refuse-on-full.
+ *   bus_ckpt.c    the checkpoint hook (model_ops.ckpt): what the events
+ *                 change, saved and restored;
  *   bus_esf.c     the ESF-compatible options (off by default): ESF's framed
  *                 wire bytes (bus__wire_bytes), its doubled write turns;
  *                 the half-duplex drain is one test in bus__first_dir.
@@ -204,5 +206,8 @@ int bus__replay_start(bus *b, int t, sim_time now);
 void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx);
 void bus__replay_event(sim_comp *c, bus *b, cxl_event *ev);
 uint64_t bus__replay_finish(sim_comp *c, bus *b);
+
+/* bus_ckpt.c */
+void bus__ckpt(sim_comp *c, void *state, ckpt *k);
 
 #endif
