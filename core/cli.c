@@ -13,6 +13,7 @@ void cli_usage(FILE *f)
 	fputs(
 "usage: cxlfab [options] CONFIG\n"
 "       mpirun -np N cxlfab [options] CONFIG\n"
+"       [mpirun -np N] cxlfab [options] --restart DIR\n"
 "\n"
 "Simulates the system described by CONFIG (a libconfig file) on as many MPI\n"
 "ranks as it is started with.  Results (summary, components) are identical\n"
@@ -60,6 +61,17 @@ void cli_usage(FILE *f)
 "                     message, bandwidth per rank, allreduce seconds per\n"
 "                     log2 step (default " PROF_NET_DEFAULT "), and the\n"
 "                     seconds per event (default: measured by the run)\n"
+"  --checkpoint-at TIME\n"
+"                     write a checkpoint of the run at simulated TIME into\n"
+"                     DIR/checkpoint-<TIME in ps>ps/ (repeatable; see also\n"
+"                     simulation.checkpoint_period): the state once every\n"
+"                     event before TIME has run, on any number of ranks\n"
+"  --restart CKPT     continue the run checkpoint folder CKPT holds, on any\n"
+"                     number of ranks and with any partitioner: the results\n"
+"                     are byte-identical to the run never stopped (summary,\n"
+"                     components).  No CONFIG and no --set: the checkpoint\n"
+"                     carries its config (CKPT/config.cfg); -o is the new\n"
+"                     output folder (default out/restart)\n"
 "  --progress         print a progress line every second (default: only\n"
 "                     when stderr is a terminal)\n"
 "  -q, --quiet        print nothing but errors (the results, their warnings\n"
@@ -72,8 +84,10 @@ void cli_usage(FILE *f)
 "Times are written with a unit: ps, ns, us, ms, s (\"25ns\", \"1.5us\").\n"
 "Exit status: 0 success, 2 bad input (config, option, file, output folder),\n"
 "1 internal error, 3 stopped early by SIGTERM, SIGUSR1 or SIGINT: the run stops\n"
-"at the next window boundary and writes its results so far (stats.json\n"
-"run.interrupted); no checkpoint is written (not yet supported).\n"
+"at the next window boundary, writes a checkpoint there (DIR/checkpoint-*ps/,\n"
+"continue it with --restart) and its results so far (stats.json\n"
+"run.interrupted).  A damaged or foreign checkpoint given to --restart is bad\n"
+"input (2).\n"
 "Errors are one line: cxlfab: error: FILE:LINE: what is wrong (what was expected)\n",
 	      f);
 }
@@ -152,6 +166,27 @@ static int parse_profile_ranks(const char *v, cli_opts *o, cxl_err *err)
 	}
 }
 
+/* --checkpoint-at TIME: kept sorted, a repeated time once. */
+static int parse_ckpt_at(const char *v, cli_opts *o, cxl_err *err)
+{
+	sim_time t;
+	cxl_err e = { 0 };
+	int k;
+
+	if (stime_parse(v, &t, &e) || t == 0)
+		return cxl_err_set(err, CXL_EINVAL, "--checkpoint-at %s: expected a simulated time "
+				   "above 0 with a unit (e.g. 2us)%s%s", v, e.msg[0] ? "; " : "", e.msg);
+	for (k = 0; k < o->nckpt && o->ckpt_at[k] < t; k++)
+		;
+	if (k < o->nckpt && o->ckpt_at[k] == t)
+		return 0;
+	o->ckpt_at = xrealloc(o->ckpt_at, (size_t)(o->nckpt + 1) * sizeof(*o->ckpt_at));
+	memmove(o->ckpt_at + k + 1, o->ckpt_at + k, (size_t)(o->nckpt - k) * sizeof(*o->ckpt_at));
+	o->ckpt_at[k] = t;
+	o->nckpt++;
+	return 0;
+}
+
 static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 {
 	const char *a = argv[*i], *v;
@@ -159,7 +194,8 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 					     "--check", "--progress", "-q", "--quiet",
 					     "-v", "--verbose", "--partition-only" };
 	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition",
-					      "--dot", "-n", "--profile-ranks", "--profile-net" };
+					      "--dot", "-n", "--profile-ranks", "--profile-net",
+					      "--checkpoint-at", "--restart" };
 
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
 		if (strcmp(a, flags[k]))
@@ -194,6 +230,8 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 		case 5: o->dot = v; break;
 		case 6: return parse_ranks(v, o, err);
 		case 7: return parse_profile_ranks(v, o, err);
+		case 9: return parse_ckpt_at(v, o, err);
+		case 10: o->restart = v; break;
 		default:
 			o->net_given = 1;
 			return prof_net_parse(v, &o->net, err);
@@ -218,6 +256,22 @@ int cli_parse(int argc, char **argv, cli_opts *o, cxl_err *err)
 		if (rc)
 			return rc;
 	}
+	if (o->restart && o->action == CLI_RUN) {
+		if (o->config)
+			return cxl_err_set(err, CXL_EINVAL, "--restart %s: no config file with it (the "
+					   "checkpoint carries its own), got %s", o->restart, o->config);
+		if (o->nsets)
+			return cxl_err_set(err, CXL_EINVAL, "--restart %s: no --set, --seed or --end with "
+					   "it (the checkpoint's config is continued as it was)", o->restart);
+		if (o->nprof)
+			return cxl_err_set(err, CXL_EINVAL, "--restart: not with --profile-ranks");
+		return 0;
+	}
+	if (o->restart)
+		return cxl_err_set(err, CXL_EINVAL, "--restart: only with a run (not with --check or "
+				   "--partition-only)");
+	if (o->nckpt && o->action != CLI_RUN)
+		return cxl_err_set(err, CXL_EINVAL, "--checkpoint-at: only with a run");
 	if ((o->action == CLI_RUN || o->action == CLI_CHECK ||
 	     o->action == CLI_PARTITION_ONLY) && !o->config)
 		return cxl_err_set(err, CXL_EINVAL, "no config file given (usage: cxlfab [options] CONFIG; see --help)");
@@ -242,5 +296,6 @@ void cli_free(cli_opts *o)
 	free(o->owned);
 	free(o->sets);
 	free(o->prof_ranks);
+	free(o->ckpt_at);
 	*o = (cli_opts){ 0 };
 }

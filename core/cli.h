@@ -12,6 +12,7 @@
 
 #include "core/err.h"
 #include "core/profile.h"
+#include "core/stime.h"
 
 enum cli_action { CLI_RUN, CLI_HELP, CLI_HELP_CONFIG, CLI_VERSION, CLI_CHECK,
 		  CLI_PARTITION_ONLY };
@@ -37,6 +38,9 @@ struct cli_opts {
 	int nprof;               /* their number; 0: no profile */
 	prof_net net;            /* --profile-net (default PROF_NET_DEFAULT) */
 	int net_given;           /* --profile-net was given */
+	sim_time *ckpt_at;       /* --checkpoint-at times, ascending, no repeats (owned) */
+	int nckpt;               /* their number */
+	const char *restart;     /* --restart DIR: the checkpoint to continue, NULL if none */
 };
 
 /* cli_parse - parse @argv; CXL_EINVAL with a message naming the bad option. */

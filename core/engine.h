@@ -17,11 +17,20 @@
 #include "core/cfg.h"
 #include "core/err.h"
 #include "core/graph.h"
+#include "core/pack.h"
 #include "core/series.h"
 #include "core/stats.h"
 #include "core/stime.h"
 
 typedef struct sim_engine sim_engine;
+
+/*
+ * A checkpoint writer (main.c): every rank calls it at the same window
+ * boundary, with the cut time (every event before it has run, none at or
+ * after it); it saves with sim_engine_save() and returns 0 or a CXL_E*
+ * code agreed by every rank (a failed write ends the run with it).
+ */
+typedef int sim_ckpt_fn(void *ctx, sim_engine *e, sim_time cut, cxl_err *err);
 
 /* The engine's keys: simulation.end (required), simulation.seed,
  * simulation.sample_period. */
@@ -40,6 +49,13 @@ struct sim_opts {
 	const volatile sig_atomic_t *stop; /* set asynchronously (a signal handler) to a
 				   signal number 1..65535: stop at the next window boundary
 				   (sync.c); NULL: never */
+	const sim_time *ckpt_at; /* checkpoint cut times, ascending (sync.c) */
+	int nckpt;               /* their number */
+	sim_time ckpt_period;    /* also one every this long (0: none) */
+	sim_ckpt_fn *ckpt_write; /* writes a checkpoint: every rank calls it at the same
+				    window boundary; also when a stop signal ends the run.
+				    NULL: no checkpoints */
+	void *ckpt_ctx;          /* its context */
 };
 
 /* Per-rank figures of a finished run, gathered for the `run` section. */
@@ -84,6 +100,37 @@ int sim_engine_init(sim_engine *e, cxl_err *err);
  * or until *opt.stop asks to stop (every rank at the same window boundary).
  */
 void sim_engine_run(sim_engine *e);
+
+/*
+ * Checkpoints (core/ckpt_engine.c; the file side is core/ckpt_dir.h).
+ * sim_engine_save - append this rank's share of a checkpoint at @cut (every
+ * local component's record, the pending events; format in ckpt_engine.c)
+ * to @w.  Only inside a sim_ckpt_fn.
+ */
+void sim_engine_save(sim_engine *e, sim_time cut, pack_w *w);
+
+typedef struct ckpt_image ckpt_image;
+/*
+ * sim_engine_restore - after sim_engine_init: replace the state init built
+ * with the checkpoint's (components' records, pending events) and go on
+ * from its cut.  Every rank calls it; the ranks agree on the outcome.
+ * Returns 0, or CXL_EINVAL naming the component whose record does not
+ * restore (a checkpoint of another config, or damaged).
+ */
+int sim_engine_restore(sim_engine *e, const ckpt_image *img, cxl_err *err);
+
+/*
+ * sim_can_checkpoint - 0 if every component type of @g has a checkpoint
+ * hook, else CXL_EINVAL naming the first that has none (@why: the option
+ * that asked for checkpoints).
+ */
+int sim_can_checkpoint(const sim_graph *g, const char *why, cxl_err *err);
+
+/* sim_engine_events - events this rank has executed so far. */
+uint64_t sim_engine_events(const sim_engine *e);
+
+/* sim_engine_ckpt_error - the error a checkpoint write ended the run with (0: none). */
+int sim_engine_ckpt_error(const sim_engine *e, cxl_err *err);
 
 /* sim_engine_interrupted - the signal that stopped the run early (all ranks agree), 0 if none. */
 int sim_engine_interrupted(const sim_engine *e);

@@ -11,9 +11,16 @@
  *
  * Signals: SIGTERM, SIGUSR1 (what `sbatch --signal` and mpirun forward) and
  * SIGINT only set a flag (async-signal-safe); the engine stops at the next
- * window boundary, every rank at the same one (core/sync.c), the results
- * so far are written with run.interrupted = true, and the exit status is
- * CXL_EXIT_INTERRUPTED (3).  A second SIGINT ends the process at once.
+ * window boundary, every rank at the same one (core/sync.c), writes a
+ * checkpoint there (when the system can be checkpointed), the results so
+ * far are written with run.interrupted = true, and the exit status is
+ * CXL_EXIT_INTERRUPTED (3).
+ *
+ * Checkpoints (--checkpoint-at, simulation.checkpoint_period, the stop
+ * signals): write_ckpt() below is the engine's writer; --restart DIR reads
+ * the checkpoint whole before anything else, loads its config.cfg as the
+ * config, builds and partitions as any run (any rank count, any
+ * partitioner), runs init, then restores (core/ckpt_engine.c).  A second SIGINT ends the process at once.
  * The handlers are installed when the event loop starts: before it (loading,
  * partitioning, components' init) there is nothing to save and the signals
  * keep their default action, so `timeout` or a scheduler still ends a run
@@ -30,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/ckpt_dir.h"
 #include "core/cli.h"
 #include "core/engine.h"
 #include "core/output.h"
@@ -59,6 +67,11 @@ struct app {
 	char sha[65];             /* sha256 of the config file as loaded, hex ("" without one) */
 	int interrupted;          /* signal that stopped the run, 0 if none */
 	int local_errors;         /* errors from here on are found by one rank only */
+	ckpt_image img;           /* --restart: the checkpoint, read whole */
+	int restarting;           /* img holds it */
+	char *cfg_text;           /* the effective config (cfg_dump), for checkpoints */
+	size_t cfg_len;           /* its length */
+	char last_ckpt[4200];     /* the last checkpoint written ("" if none) */
 };
 
 /*
@@ -394,6 +407,15 @@ static void set_outdir(app *a)
 		snprintf(a->outdir, sizeof(a->outdir), "%s", a->opt.outdir);
 		return;
 	}
+	if (a->restarting) { /* continue into the run's own folder */
+		char *tmp = xstrdup(a->img.dir);
+		size_t n = strlen(tmp);
+		while (n > 1 && tmp[n - 1] == '/')
+			tmp[--n] = '\0';
+		snprintf(a->outdir, sizeof(a->outdir), "%s", dirname(tmp));
+		free(tmp);
+		return;
+	}
 	char *tmp = xstrdup(a->opt.config);
 	char *base = basename(tmp);
 	char *dot = strrchr(base, '.');
@@ -409,6 +431,8 @@ static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 	output_run o = {
 		.od = &a->od, .config_path = a->opt.config, .config_sha256 = a->sha,
 		.interrupted = a->interrupted ? signal_name(a->interrupted) : NULL,
+		.restart_from = a->restarting ? a->img.dir : NULL,
+		.restart_cut = a->img.cut, .events_before = a->img.events,
 		.cf = a->cf, .g = &a->g, .rank_of = a->rank_of, .nranks = a->nranks,
 		.partitioner = a->part->name,
 		.seed = (uint64_t)cfg_int(a->cf, "simulation.seed"),
@@ -467,6 +491,11 @@ static void print_interrupted(const app *a, const sim_rank_info *info)
 	fprintf(stderr, "cxlfab: stopped by %s at simulated time %s, before the end; the "
 		"results so far are in %s/ (stats.json: run.interrupted)\n",
 		signal_name(a->interrupted), stime_format(t, ts), a->outdir);
+	if (a->last_ckpt[0])
+		fprintf(stderr, "cxlfab: continue it with: cxlfab --restart %s\n", a->last_ckpt);
+	else
+		fprintf(stderr, "cxlfab: no checkpoint was written (this system cannot be "
+			"checkpointed: see --checkpoint-at)\n");
 }
 
 static void print_setup(const app *a, const sim_engine *e)
@@ -523,6 +552,68 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 	return rc;
 }
 
+/* The engine's checkpoint writer (sim_ckpt_fn): every rank, same boundary. */
+static int write_ckpt(void *ctx, sim_engine *e, sim_time cut, cxl_err *err)
+{
+	app *a = ctx;
+	pack_w w = { 0 };
+	double t0 = wall();
+	uint64_t ev = sim_engine_events(e) + (a->rank == 0 ? a->img.events : 0);
+	char name[64], ts[STIME_FMT_LEN];
+
+	sim_engine_save(e, cut, &w);
+	size_t bytes = a->nranks > 1 ? (size_t)xport_sum_u64(w.n) : w.n;
+	int rc = ckpt_dir_write(a->outdir, cut, a->rank, a->nranks, a->g.ncomp,
+				(uint64_t)cfg_int(a->cf, "simulation.seed"), ev, w.p, w.n,
+				a->cfg_text, a->cfg_len, err);
+	free(w.p);
+	ckpt_dir_name(cut, name, sizeof(name));
+	if (!rc)
+		snprintf(a->last_ckpt, sizeof(a->last_ckpt), "%s/%s", a->outdir, name);
+	if (!rc && a->rank == 0 && !a->opt.quiet)
+		printf("cxlfab: checkpoint at %s: %s (%.2f MB, %.3f s)\n", stime_format(cut, ts),
+		       a->last_ckpt, (double)bytes / 1e6, wall() - t0);
+	fflush(stdout);
+	return rc;
+}
+
+/*
+ * Can this run write checkpoints?  Asked for (--checkpoint-at,
+ * simulation.checkpoint_period): it must, or it is an error.  Not asked
+ * for: only the stop signals would, when they can.  Returns 1 (checkpoints
+ * on), 0 (off) or a CXL_E* code.
+ */
+static int ckpt_setup(app *a, cxl_err *err)
+{
+	sim_time period = cfg_time(a->cf, "simulation.checkpoint_period");
+	sim_time stop = stime_add_sat(cfg_time(a->cf, "simulation.end"),
+				      a->sys->drain ? a->sys->drain(a->cf) : 0);
+	const char *why = a->opt.nckpt ? "--checkpoint-at" : "simulation.checkpoint_period";
+	int asked = a->opt.nckpt || period;
+	cxl_err local = { 0 };
+	int rc = sim_can_checkpoint(&a->g, why, &local);
+	char ts[STIME_FMT_LEN], te[STIME_FMT_LEN];
+
+	if (!rc && cfg_time(a->cf, "simulation.sample_period"))
+		rc = cxl_err_set(&local, CXL_EINVAL, "%s: not with time series "
+				 "(simulation.sample_period) yet: their state is not saved", why);
+	if (!rc && a->opt.nprof)
+		rc = cxl_err_set(&local, CXL_EINVAL, "%s: not with --profile-ranks", why);
+	if (rc)
+		return asked ? cxl_err_set(err, local.code, "%s", local.msg) : 0;
+	for (int i = 0; i < a->opt.nckpt; i++)
+		if (a->opt.ckpt_at[i] >= stop && !a->restarting)
+			return cxl_err_set(err, CXL_EINVAL, "--checkpoint-at %s: at or after the end "
+					   "of the run (%s; expected an earlier time)",
+					   stime_format(a->opt.ckpt_at[i], ts), stime_format(stop, te));
+	FILE *f = open_memstream(&a->cfg_text, &a->cfg_len);
+	if (!f)
+		return cxl_err_set(err, CXL_ENOMEM, "cannot hold the config for checkpoints");
+	cfg_dump(a->cf, f);
+	fclose(f);
+	return 1;
+}
+
 static int simulate(app *a, cxl_err *err)
 {
 	sim_opts so = {
@@ -535,7 +626,14 @@ static int simulate(app *a, cxl_err *err)
 					      (a->opt.progress == -1 && isatty(2))),
 		.system = a->sys_data,
 		.stop = &stop_signal,
+		.ckpt_at = a->opt.ckpt_at, .nckpt = a->opt.nckpt,
+		.ckpt_period = cfg_time(a->cf, "simulation.checkpoint_period"),
+		.ckpt_ctx = a,
 	};
+	int ck = ckpt_setup(a, err);
+	if (ck < 0)
+		return ck;
+	so.ckpt_write = ck ? write_ckpt : NULL;
 	stats_set table;
 	series_set series;
 	sim_rank_info *info = xcalloc((size_t)a->nranks, sizeof(*info));
@@ -554,11 +652,15 @@ static int simulate(app *a, cxl_err *err)
 	a->local_errors = 1; /* init failures and output errors are rank-local */
 	if (!rc)
 		rc = sim_engine_init(e, err);
-	if (!rc) {
+	if (!rc && a->restarting && (rc = sim_engine_restore(e, &a->img, err)))
+		sim_engine_collect(e, &table, info, NULL); /* the finish hooks; nothing written */
+	else if (!rc) {
 		install_signals();
 		sim_engine_run(e);
 		a->interrupted = sim_engine_interrupted(e);
-		rc = sim_engine_collect(e, &table, info, err);
+		rc = sim_engine_ckpt_error(e, err);
+		int rcol = sim_engine_collect(e, &table, info, rc ? NULL : err);
+		rc = rc ? rc : rcol;
 		/* every rank takes part (a collective), also after rank 0 failed */
 		int rs = sim_engine_collect_series(e, &series, rc ? NULL : err);
 		rc = rc ? rc : rs;
@@ -608,8 +710,18 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 	default:
 		break;
 	}
+	if (a->opt.restart) {
+		if ((rc = ckpt_dir_read(a->opt.restart, &a->img, err)))
+			return rc;
+		a->restarting = 1;
+		a->opt.config = a->img.config;
+	}
 	if ((rc = load(a, err)))
 		return rc;
+	if (a->restarting && (uint64_t)cfg_int(a->cf, "simulation.seed") != a->img.seed)
+		return cxl_err_set(err, CXL_EINVAL, "%s: seed %lld, its manifest says %llu (damaged)",
+				   a->img.config, (long long)cfg_int(a->cf, "simulation.seed"),
+				   (unsigned long long)a->img.seed);
 	if (a->opt.action == CLI_CHECK)
 		return check(a, err);
 	set_outdir(a);
@@ -647,6 +759,8 @@ int main(int argc, char **argv)
 	graph_free(&a.g);
 	if (a.cf)
 		cfg_free(a.cf);
+	ckpt_image_free(&a.img);
+	free(a.cfg_text);
 	cli_free(&a.opt);
 	xport_stop();
 	return !rc && a.interrupted ? CXL_EXIT_INTERRUPTED : cxl_exit_code(rc);

@@ -149,6 +149,14 @@ static void run_section(const output_run *o, json_w *w)
 		json_key(w, "interrupted"); json_bool(w, 1);
 		json_key(w, "interrupted_by"); json_str(w, o->interrupted);
 	}
+	if (o->restart_from) {
+		json_key(w, "restart");
+		json_obj_inline(w);
+		json_key(w, "checkpoint"); json_str(w, o->restart_from);
+		json_key(w, "cut_ps"); json_u64(w, o->restart_cut);
+		json_key(w, "events_before"); json_u64(w, o->events_before);
+		json_end(w);
+	}
 	json_key(w, "config"); json_str(w, o->config_path ? o->config_path : "");
 	json_key(w, "config_sha256"); json_str(w, o->config_sha256);
 	json_key(w, "ranks"); json_i64(w, o->nranks);
@@ -163,7 +171,7 @@ static void run_section(const output_run *o, json_w *w)
 		uint64_t n = o->requests(o->cf, o->g, o->table);
 		json_key(w, "events_per_request");
 		if (n)
-			json_dbl(w, (double)events / (double)n);
+			json_dbl(w, (double)(events + o->events_before) / (double)n);
 		else
 			json_null(w);
 	}

@@ -58,6 +58,9 @@ struct output_run {
 	const char *config_path;    /* config file as given */
 	const char *config_sha256;  /* hex digest of the config file as loaded */
 	const char *interrupted;    /* signal that stopped the run early ("SIGTERM"), or NULL */
+	const char *restart_from;   /* the checkpoint folder this run continued, or NULL */
+	sim_time restart_cut;       /* its cut */
+	uint64_t events_before;     /* events the run executed before the cut */
 	const cfg *cf;              /* effective configuration */
 	const sim_graph *g;         /* the system */
 	const int32_t *rank_of;     /* partition */

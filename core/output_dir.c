@@ -8,7 +8,9 @@
  *     run's private folder DIR/.cxlfab-run.XXXXXX (so a folder that cannot
  *     be written is an error before any event runs) and moves an earlier
  *     run's results into DIR/previous/ (stats.json first), so a run that
- *     then fails never leaves them looking current;
+ *     then fails never leaves them looking current (its checkpoint-*
+ *     folders stay: each is whole and named by its own time, and a restart
+ *     continues into the folder it came from);
  *   - the files are written into the private folder (output_write);
  *   - output_dir_commit() renames them into DIR one by one, stats.json
  *     LAST: DIR holds a stats.json only when every other file of the same
@@ -63,7 +65,8 @@ static void remove_private(const char *path)
 	rmdir(path);
 }
 
-/* Private folders of earlier runs killed before they ended (we hold the lock). */
+/* Private folders of earlier runs killed before they ended, and the checkpoint
+ * folders they were writing (core/ckpt_dir.c; we hold the lock). */
 static void remove_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -73,7 +76,8 @@ static void remove_stale(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, RUN_PREFIX, strlen(RUN_PREFIX))) {
+		if (!strncmp(de->d_name, RUN_PREFIX, strlen(RUN_PREFIX)) ||
+		    (!strncmp(de->d_name, ".checkpoint-", 12) && strstr(de->d_name, ".partial"))) {
 			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 			remove_private(p);
 		}

@@ -267,6 +267,11 @@ uint64_t sim_engine_edge_cut(const sim_engine *e)
 	return e->edge_cut;
 }
 
+uint64_t sim_engine_events(const sim_engine *e)
+{
+	return e->events;
+}
+
 void sim_engine_record(sim_engine *e, prof_log *log)
 {
 	e->rec = log;
@@ -641,9 +646,11 @@ void sim__process(sim_engine *e, sim_time until)
 		if (!(++e->events & SIM_PROGRESS_MASK)) {
 			if (e->show_progress)
 				sim__progress(e);
-			if (!e->xp && e->opt.stop && *e->opt.stop) {
+			if (!e->xp && e->opt.stop && *e->opt.stop && !e->interrupted) {
+				/* finish this time's events: the state is then a clean cut */
 				e->interrupted = *e->opt.stop;
-				break;
+				if (e->now + 1 < until)
+					until = e->window_end = e->now + 1;
 			}
 		}
 	}
@@ -658,6 +665,9 @@ static const cfg_key sim_keys[] = {
 	  "simulated time to stop at: events at or after it are not executed" },
 	{ "simulation.seed", CFG_INT, "1", "0", NULL, NULL,
 	  "run seed: component i draws from the stream (seed, i)" },
+	{ "simulation.checkpoint_period", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "write a checkpoint every this much simulated time into OUT/checkpoint-<t>ps/ "
+	  "(continue one with --restart; see also --checkpoint-at); 0ps = off" },
 	{ "simulation.sample_period", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "statistics over time: every component's time series per period of this length in "
 	  "timeseries.csv, fabric totals in timeseries_summary.csv; 0ps = off" },

@@ -51,6 +51,10 @@ struct sim_engine {
 	double wait_s;           /* wall time in MPI calls */
 	sim_time last_time;      /* time of the last executed event */
 	int interrupted;         /* signal that stopped the run early (agreed), 0 if none */
+	sim_time ckpt_next;      /* next checkpoint cut (SIM_TIME_MAX: none) */
+	int ckpt_rc;             /* a checkpoint write failed: its code (run stopped) */
+	cxl_err ckpt_err;        /* and its message */
+	sim_time resumed_at;     /* restarted from a checkpoint cut at this time (0: not) */
 	int show_progress;       /* this rank prints progress lines */
 	double run_start;        /* wall clock when the run started, s */
 	double progress_last;    /* wall clock of the last progress line, s */

@@ -32,7 +32,13 @@
  * boundary, with every event before it executed and every event sent across
  * ranks delivered; e->interrupted records the signal.  With one rank there
  * is no window boundary to wait for: the dispatch loop looks at the flag
- * every SIM_PROGRESS_MASK+1 events (sim.c) and stops between two events.
+ * every SIM_PROGRESS_MASK+1 events (sim.c), then runs the rest of the events
+ * of the current time and stops: the end of a window, cut at that time + 1.
+ *
+ * Checkpoints (sim_opts.ckpt_*): a window never runs past the next cut C, so
+ * at some window boundary every event before C has run and none after: the
+ * ranks agree on that (the boundary's T >= C is global) and all call the
+ * writer there.  A stop signal writes one too, cut at the last window's end.
  *
  * Only the loop lives here; the bookkeeping around it (progress lines,
  * statistics collection, peak RSS) is core/sim_report.c's.
@@ -63,24 +69,62 @@ static sim_time window_start(sim_engine *e, int *stop)
 	return t;
 }
 
+/* The first checkpoint cut after @t (SIM_TIME_MAX: none). */
+static sim_time next_cut(const sim_engine *e, sim_time t)
+{
+	sim_time best = SIM_TIME_MAX, p = e->opt.ckpt_period;
+
+	if (!e->opt.ckpt_write)
+		return SIM_TIME_MAX;
+	for (int i = 0; i < e->opt.nckpt; i++)
+		if (e->opt.ckpt_at[i] > t) {
+			best = e->opt.ckpt_at[i];
+			break;
+		}
+	if (p && t / p < SIM_TIME_MAX / p - 1) {
+		sim_time q = (t / p + 1) * p;
+		best = q < best ? q : best;
+	}
+	return best;
+}
+
+/* Every rank at the same boundary: write the checkpoint cut at @cut. */
+static void checkpoint(sim_engine *e, sim_time cut)
+{
+	e->ckpt_rc = e->opt.ckpt_write(e->opt.ckpt_ctx, e, cut, &e->ckpt_err);
+}
+
 void sim_engine_run(sim_engine *e)
 {
 	sim_time stop = stime_add_sat(e->opt.end, e->opt.drain);
 
 	e->run_start = e->progress_last = sim__wall();
 	e->show_progress = e->opt.progress && e->rank == 0;
+	e->ckpt_next = next_cut(e, e->resumed_at);
 	for (;;) {
 		int sig;
 		sim_time t = window_start(e, &sig);
 		if (sig)
 			e->interrupted = sig;
-		if (sig || t >= stop)
+		/* a cut is due once every event before it has run: all ranks see the same t */
+		if (e->ckpt_next <= t && e->ckpt_next < stop) {
+			checkpoint(e, e->ckpt_next);
+			e->ckpt_next = next_cut(e, t);
+		} else if (sig && t < stop && e->opt.ckpt_write) {
+			checkpoint(e, e->window_end);
+		}
+		if (sig || t >= stop || e->ckpt_rc)
 			break;
 		sim_time until = stime_add_sat(t, e->lookahead);
-		sim__process(e, until < stop ? until : stop);
+		until = until < stop ? until : stop;
+		until = until < e->ckpt_next ? until : e->ckpt_next;
+		sim__process(e, until);
 		e->windows++;
-		if (e->interrupted) /* one rank: stopped between two events */
+		if (e->interrupted) { /* one rank: stopped after the events of one time */
+			if (e->opt.ckpt_write && evq_peek_time(&e->q) < stop)
+				checkpoint(e, e->window_end);
 			break;
+		}
 	}
 	e->loop_s = sim__wall() - e->run_start;
 }

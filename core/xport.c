@@ -149,6 +149,12 @@ void xport_post(xport *x, int dst, const cxl_event *ev)
 	b->ev[b->n++] = *ev;
 }
 
+void xport_discard(xport *x)
+{
+	for (int i = 0; i < x->nnb; i++)
+		x->out[x->nb[i]].n = 1; /* slot 0: the header */
+}
+
 int xport_complete(const xport *x)
 {
 	return x->complete;

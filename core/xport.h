@@ -57,6 +57,10 @@ void xport_destroy(xport *x);
 /* xport_post - copy @ev into the batch for rank @dst. */
 void xport_post(xport *x, int dst, const cxl_event *ev);
 
+/* xport_discard - drop every event posted since the last exchange (a restart
+ * throws away what init sent). */
+void xport_discard(xport *x);
+
 typedef void xport_deliver_fn(void *ctx, const cxl_event *ev);
 /**
  * xport_exchange - send every batch headed by @bound and *@stop, receive one

@@ -127,11 +127,24 @@ static void lp_event(sim_comp *c, void *state, cxl_event *ev)
 	sim_send_global(c, ev, dst, d);
 }
 
+/*
+ * Checkpoint: an LP's state is its parameters (init) and its counters,
+ * random stream and send counter, which the engine saves itself; its
+ * events are all in the queue.  Nothing of the model's own changes.
+ */
+static void lp_ckpt(sim_comp *c, void *state, ckpt *k)
+{
+	(void)c;
+	(void)state;
+	ckpt_mark(k, 0x50484f4cu, "phold");
+}
+
 static const model_ops phold_ops = {
 	.name = "phold",
 	.state_size = sizeof(phold_lp),
 	.init = lp_init,
 	.event = lp_event,
+	.ckpt = lp_ckpt,
 };
 
 static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)

@@ -111,7 +111,7 @@ static void owner_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops owner_ops = {
-	"owner", sizeof(owner_state), owner_init, owner_event, NULL, NULL,
+	"owner", sizeof(owner_state), owner_init, owner_event, NULL, NULL, NULL,
 };
 
 static void owner_run(int mode, simt_run *r, sim_graph *g)
@@ -219,7 +219,7 @@ static void ender_event(sim_comp *c, void *state, cxl_event *ev)
 	simt_log_event(c, ev);
 }
 
-static const model_ops ender_ops = { "ender", 0, ender_init, ender_event, NULL, NULL };
+static const model_ops ender_ops = { "ender", 0, ender_init, ender_event, NULL, NULL, NULL };
 
 /* ender_run - events at end + 1, end, end - 1 and 0 (tags 0..3); @tags ran. */
 static void ender_run(const char *end, sim_time want_end, const uint32_t *tags,
@@ -310,7 +310,7 @@ static void stat_finish(sim_comp *c, void *state)
 }
 
 static const model_ops stat_ops = {
-	"stat", sizeof(stat_state), stat_init, stat_event, stat_finish, NULL,
+	"stat", sizeof(stat_state), stat_init, stat_event, stat_finish, NULL, NULL,
 };
 
 static int silent_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
@@ -326,7 +326,7 @@ static void silent_event(sim_comp *c, void *state, cxl_event *ev)
 	ck_abort_msg("silent got an event");
 }
 
-static const model_ops silent_ops = { "silent", 0, silent_init, silent_event, NULL, NULL };
+static const model_ops silent_ops = { "silent", 0, silent_init, silent_event, NULL, NULL, NULL };
 
 START_TEST(test_sim_collect_stats_and_info)
 {
@@ -401,7 +401,7 @@ static void fail_finish(sim_comp *c, void *state)
 	finished[nfinished++] = c->id;
 }
 
-static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, fail_finish, NULL };
+static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, fail_finish, NULL, NULL };
 
 START_TEST(test_sim_init_error_reported)
 {
@@ -456,7 +456,7 @@ static void dice_event(sim_comp *c, void *state, cxl_event *ev)
 		st->draw[i] = rng_u64(sim_rng(c));
 }
 
-static const model_ops dice_ops = { "dice", sizeof(dice_state), dice_init, dice_event, NULL, NULL };
+static const model_ops dice_ops = { "dice", sizeof(dice_state), dice_init, dice_event, NULL, NULL, NULL };
 
 static const dice_state *dice_of(const simt_run *r, uint32_t id)
 {

@@ -98,3 +98,61 @@ conserved() {
 	want_cr=$(( 6 * (64 * b + 16 * h + 32 * m + 32 * (2 * b - h - m + internal)) ))
 	[ "$held" = "$want_cr" ] || fail "$d: $held credits held, $want_cr granted"
 }
+
+# Background runs (signals, kills):
+# started DIR : wait until the run writing into DIR has set up (its private folder exists)
+started() {
+	for _ in $(seq 600); do
+		ls -d "$1"/.cxlfab-run.* > /dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	fail "no run started in $1"
+}
+
+# proc_of PID NAME : the process called NAME (mpirun, cxlfab) below PID (cxl's
+# subshell, then timeout), empty if none
+proc_of() {
+	local p=$1 c
+	for _ in 1 2 3 4; do
+		[ "$(ps -o comm= -p "$p" 2> /dev/null)" = "$2" ] && { echo "$p"; return; }
+		c=$(pgrep -P "$p" | head -1)
+		[ -n "$c" ] || return
+		p=$c
+	done
+}
+
+# reap PID : end what a test left running below PID (after a failure)
+reap() {
+	local c
+	for c in $(pgrep -P "$1"); do reap "$c"; done
+	kill -9 "$1" 2> /dev/null
+	return 0
+}
+
+# ckpt_same CFG "TIMES" [ARGS...] : checkpoint/restart gives the uninterrupted
+# results.  CFG (with ARGS, e.g. --set ...) runs whole on 1 rank; then on 2
+# ranks with a checkpoint at each of TIMES ("20ns 1us"), whose results must
+# be the same; then each checkpoint restarts on 1 rank and on 3 ranks (2
+# under the sanitizers) with the roundrobin partitioner, each giving the
+# same results again.
+ckpt_same() {
+	local cfg=$1 times=$2 at=() t d np n=0
+	shift 2
+	for t in $times; do at+=(--checkpoint-at "$t"); n=$((n + 1)); done
+	cxl 1 "$cfg" "$@" -q -o ck_ref > ck.log 2>&1 || { cat ck.log; fail "$cfg: the whole run failed"; return 1; }
+	cxl 2 "$cfg" "$@" "${at[@]}" -q -o ck_a > ck.log 2>&1 || { cat ck.log; fail "$cfg: the checkpointed run failed"; return 1; }
+	cmp -s <(results ck_ref/stats.json) <(results ck_a/stats.json) || fail "$cfg: writing checkpoints changed the results" || return 1
+	local dirs
+	dirs=$(ls -d ck_a/checkpoint-*ps 2> /dev/null)
+	[ "$(echo "$dirs" | grep -c .)" = "$n" ] || fail "$cfg: $n checkpoints asked for, found: $dirs" || return 1
+	for d in $dirs; do
+		for np in 1 ${SANITIZE:+2}${SANITIZE:-3}; do
+			rm -rf ck_r
+			cxl "$np" --restart "$d" --partition roundrobin -q -o ck_r > ck.log 2>&1 ||
+				{ cat ck.log; fail "$cfg: restart of $d on $np ranks failed"; return 1; }
+			cmp -s <(results ck_ref/stats.json) <(results ck_r/stats.json) ||
+				{ diff <(results ck_ref/stats.json) <(results ck_r/stats.json) | head -20
+				  fail "$cfg: restart of $d on $np ranks differs from the whole run"; return 1; }
+		done
+	done
+}

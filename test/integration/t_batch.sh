@@ -7,35 +7,6 @@ long_cfg() { printf 'simulation = { end = "1s"; seed = 3; };\nphold = { lps = 25
 # a fabric run as long (not every rank a neighbour: the window's allreduce)
 FAB=(--set simulation.end=1s --set workload.requests=100000000)
 
-# started DIR : wait until the run writing into DIR has set up (its private folder exists)
-started() {
-	for _ in $(seq 600); do
-		ls -d "$1"/.cxlfab-run.* > /dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	fail "no run started in $1"
-}
-
-# proc_of PID NAME : the process called NAME (mpirun, cxlfab) below PID (cxl's
-# subshell, then timeout), empty if none
-proc_of() {
-	local p=$1 c
-	for _ in 1 2 3 4; do
-		[ "$(ps -o comm= -p "$p" 2> /dev/null)" = "$2" ] && { echo "$p"; return; }
-		c=$(pgrep -P "$p" | head -1)
-		[ -n "$c" ] || return
-		p=$c
-	done
-}
-
-# reap PID : end what a test left running below PID (after a failure)
-reap() {
-	local c
-	for c in $(pgrep -P "$1"); do reap "$c"; done
-	kill -9 "$1" 2> /dev/null
-	return 0
-}
-
 # one_error FILE PATTERN : FILE holds one line, a cxlfab error matching PATTERN
 one_error() {
 	[ "$(grep -c . "$1")" = 1 ] || fail "$(grep -c . "$1") lines on stderr (expected 1): $(cat "$1")" || return 1

@@ -1,0 +1,112 @@
+# t_ckpt.sh - checkpoint/restart (issue 20): PHOLD restarts byte-identical on
+# other rank counts and partitioners, periodic checkpoints, a stop signal
+# writes one that a restart finishes identically, and a damaged, truncated
+# or foreign checkpoint is one error with exit 2.  The models' own hooks are
+# tested in t_ckpt_*.sh.
+
+phold_cfg() { printf 'simulation = { end = "%s"; seed = 3; };\nphold = { lps = 64; %s };\n' "$1" "${2:-}" > p.cfg; }
+
+test_phold_restart_any_ranks() { phold_cfg 300ns; ckpt_same p.cfg "1ns 90ns 250ns"; }
+test_phold_ring_restart_any_ranks() { phold_cfg 300ns 'neighbours = "ring";'; ckpt_same p.cfg "75ns 200ns"; }
+
+# A checkpoint's content does not depend on the ranks that wrote it.
+test_checkpoint_same_on_any_ranks() {
+	phold_cfg 300ns
+	cxl 1 p.cfg -q --checkpoint-at 100ns -o one || return 1
+	cxl 3 p.cfg -q --checkpoint-at 100ns --partition roundrobin -o three || return 1
+	grep -Ev '^files? ' one/checkpoint-100000ps/manifest > m1
+	grep -Ev '^files? ' three/checkpoint-100000ps/manifest > m3
+	cmp -s m1 m3 || fail "manifests differ: $(diff m1 m3)" || return 1
+	cmp -s one/checkpoint-100000ps/config.cfg three/checkpoint-100000ps/config.cfg ||
+		fail "config.cfg differs"
+}
+
+test_checkpoint_period() {
+	phold_cfg 300ns
+	cxl 2 p.cfg -q --set simulation.checkpoint_period=100ns -o out || return 1
+	[ "$(ls -d out/checkpoint-*ps | tr '\n' ' ')" = "out/checkpoint-100000ps out/checkpoint-200000ps " ] ||
+		fail "checkpoints: $(ls out)" || return 1
+	cxl 1 p.cfg -q -o ref || return 1
+	# the restart goes on checkpointing (the period is in its config) into its -o folder
+	cxl 3 --restart out/checkpoint-100000ps -q -o r || return 1
+	cmp -s <(results ref/stats.json) <(results r/stats.json) || fail "restart differs" || return 1
+	[ -d r/checkpoint-200000ps ] && [ ! -e r/checkpoint-100000ps ] || fail "restart's checkpoints: $(ls r)"
+}
+
+# Without -o a restart continues into the folder the checkpoint is in; the
+# interrupted run's files go to previous/, its checkpoints stay.
+test_restart_default_folder() {
+	phold_cfg 300ns
+	cxl 1 p.cfg -q --checkpoint-at 100ns -o out || return 1
+	cxl 2 --restart out/checkpoint-100000ps -q || return 1
+	[ -e out/previous/stats.json ] && [ -d out/checkpoint-100000ps ] || fail "folder: $(ls out)" || return 1
+	cmp -s <(results out/previous/stats.json) <(results out/stats.json) || fail "results differ" || return 1
+	grep -q '"restart": { "checkpoint": "out/checkpoint-100000ps", "cut_ps": 100000' out/stats.json ||
+		fail "no run.restart in stats.json"
+}
+
+# A stop signal writes a checkpoint at the window boundary where the run
+# stops; --restart finishes it with the results of a run never stopped.
+# sig_restart N SIG: the run on N ranks, the restart on the other count.
+sig_restart() {
+	local n=$1 sig=$2 m=$(( $1 == 1 ? 2 : 1 ))
+	printf 'simulation = { end = "60us"; seed = 5; };\nphold = { lps = 256; };\n' > s.cfg
+	cxl "$n" -q s.cfg -o out 2> err &
+	local pid=$! target
+	started out || { reap $pid; return 1; }
+	sleep 0.5
+	if [ "$n" = 1 ]; then target=$(proc_of $pid cxlfab); else target=$(proc_of $pid mpirun); fi
+	[ -n "$target" ] || fail "no process to signal (finished already?)" || { reap $pid; return 1; }
+	kill -"$sig" "$target"
+	wait $pid
+	local rc=$?
+	reap $pid
+	[ "$rc" = 3 ] || fail "exit $rc (expected 3): $(cat err)" || return 1
+	local d
+	d=$(ls -d out/checkpoint-*ps)
+	[ "$(echo "$d" | grep -c .)" = 1 ] || fail "checkpoints: $d" || return 1
+	grep -q "continue it with: cxlfab --restart $d" err || fail "no restart hint: $(cat err)" || return 1
+	echo "SIG$sig on $n ranks: $d, restart on $m"
+	cxl "$m" --restart "$d" -q -o r || return 1
+	cxl 1 s.cfg -q -o ref || return 1
+	cmp -s <(results ref/stats.json) <(results r/stats.json) || fail "restart after SIG$sig differs"
+}
+test_usr1_checkpoint_restart() { sig_restart 2 USR1; }
+test_term_one_rank_checkpoint_restart() { sig_restart 1 TERM; }
+
+# --- bad checkpoints and options: one line, exit 2 ---
+
+mk_ckpt() { phold_cfg 300ns; cxl 2 p.cfg -q --checkpoint-at 100ns -o src > /dev/null || return 1; }
+fresh() { rm -rf c out; cp -r src/checkpoint-100000ps c; }
+
+test_restart_damaged_truncated_foreign() {
+	mk_ckpt || return 1
+	fresh; printf '\x55' | dd of=c/rank-1.bin bs=1 seek=300 conv=notrunc status=none
+	expect_error 1 "c/rank-1.bin: checksum mismatch \(damaged\)" --restart c || return 1
+	fresh; truncate -s -7 c/rank-0.bin
+	expect_error 2 "c/rank-0.bin: [0-9]+ bytes, the manifest says [0-9]+ \(truncated or damaged\)" --restart c || return 1
+	fresh; rm c/rank-1.bin
+	expect_error 1 "c/rank-1.bin: cannot read" --restart c || return 1
+	fresh; echo hello > c/manifest
+	expect_error 1 "c/manifest:1: expected \"cxlfab-checkpoint FORMAT\"" --restart c || return 1
+	fresh; sed -i 's/^cxlfab-checkpoint 1/cxlfab-checkpoint 9/' c/manifest
+	expect_error 1 "c/manifest: checkpoint format 9, this cxlfab reads format 1" --restart c || return 1
+	# a rank file of another checkpoint (another cut) in its place
+	cxl 2 p.cfg -q --checkpoint-at 200ns -o other > /dev/null || return 1
+	fresh; cp other/checkpoint-200000ps/rank-0.bin c/
+	expect_error 1 "c/rank-0.bin: [0-9]+ bytes, the manifest says|c/rank-0.bin: its header does not match|c/rank-0.bin: checksum" --restart c || return 1
+	# another config's state: 32 LPs restored into 64
+	fresh; sed -i 's/lps = 64/lps = 32/' c/config.cfg
+	expect_error 1 "c: holds 64 components, the config builds 32" --restart c || return 1
+	expect_error 1 "--restart nowhere: not a checkpoint folder" --restart nowhere
+}
+
+test_checkpoint_option_errors() {
+	phold_cfg 300ns
+	expect_error 1 "--checkpoint-at 1us: at or after the end of the run \(300ns" p.cfg --checkpoint-at 1us || return 1
+	expect_error 1 "--checkpoint-at 7: expected a simulated time above 0 with a unit" p.cfg --checkpoint-at 7 || return 1
+	expect_error 1 "--checkpoint-at: not with time series \(simulation.sample_period\)" p.cfg --checkpoint-at 100ns --set simulation.sample_period=50ns || return 1
+	mk_ckpt || return 1
+	expect_error 1 "--restart src/checkpoint-100000ps: no config file with it" --restart src/checkpoint-100000ps p.cfg || return 1
+	expect_error 1 "--restart src/checkpoint-100000ps: no --set, --seed or --end with it" --restart src/checkpoint-100000ps --end 1us
+}
