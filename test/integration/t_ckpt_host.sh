@@ -95,9 +95,11 @@ test_ckpt_host_cmpi() {
 	ck c9 "$CONFIGS/cmpi-pool.cfg" "15us" "${c[@]}" --set workload.cmpi.measure=latency \
 		--set workload.cmpi.min_size=64B --set workload.cmpi.max_size=1KiB \
 		--set workload.cmpi.iterations=3 --set workload.cmpi.warmup=1 || return 1
-	ck c10 "$CONFIGS/cmpi-pool.cfg" "5us" "${c[@]}" --set workload.cmpi.op=sendrecv \
-		--set workload.cmpi.window=4 --set workload.cmpi.min_size=128KiB \
-		--set workload.cmpi.max_size=128KiB --set workload.cmpi.iterations_large=2 \
+	# two-sided: 32 KiB messages in 3 chunks of 16 KiB cells, queues 2 deep (full waits)
+	ck c10 "$CONFIGS/cmpi-pool.cfg" "40us" "${c[@]}" --set workload.cmpi.op=sendrecv \
+		--set workload.cmpi.window=2 --set workload.cmpi.min_size=32KiB \
+		--set workload.cmpi.max_size=32KiB --set workload.cmpi.cell=16KiB \
+		--set workload.cmpi.depth=2 --set workload.cmpi.iterations_large=2 \
 		--set workload.cmpi.warmup_large=1
 }
 
