@@ -151,6 +151,18 @@ int trc_reader_next(trc_reader *r, trc_rec *rec, cxl_err *err);
  */
 long trc_reader_read(trc_reader *r, trc_rec *recs, long max, cxl_err *err);
 
+/**
+ * trc_reader_skip - pass over the next @n records without returning them
+ * (a restarted replay going back to where its checkpoint left it).  The
+ * blocks are read and checked as for trc_reader_next, so the records CRC
+ * is still checked at the end.
+ *
+ * Return: 1 when @n records were skipped; 0 if the trace ended first
+ * (trc_reader_index() says how many it had); a negative CXL_E* code as
+ * trc_reader_next.
+ */
+int trc_reader_skip(trc_reader *r, uint64_t n, cxl_err *err);
+
 /* trc_reader_count - records in the trace (from the header). */
 uint64_t trc_reader_count(const trc_reader *r);
 

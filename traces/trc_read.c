@@ -376,6 +376,26 @@ long trc_reader_read(trc_reader *r, trc_rec *recs, long max, cxl_err *err)
 	return r->failed ? r->failed : got;
 }
 
+/**
+ * trc_reader_skip - see trc.h.
+ */
+int trc_reader_skip(trc_reader *r, uint64_t n, cxl_err *err)
+{
+	int rc;
+
+	while (n && (rc = fill(r, err)) > 0) {
+		uint32_t k = r->nrec - r->pos;
+		if (k > n)
+			k = (uint32_t)n;
+		r->pos += k;
+		r->index += k;
+		n -= k;
+	}
+	if (r->failed)
+		return r->failed;
+	return n ? 0 : 1;
+}
+
 /* trc_reader_count, _index, _origin, _capacity - see trc.h. */
 uint64_t trc_reader_count(const trc_reader *r)
 {

@@ -368,6 +368,18 @@ static void cmpi_free(void *state)
 	free(s);
 }
 
+/* Checkpoint: each taking-part process's cursor (everything else is the config's). */
+static void cmpi_ckpt(void *state, ckpt *k)
+{
+	cmpi *s = state;
+	uint32_t n = ckpt_count(k, s->procs, s->procs);
+
+	if (ckpt_loading(k) && n != s->procs)
+		ckpt_fail(k, "cmpi: %u processes saved, %u configured", n, s->procs);
+	for (uint32_t p = 0; p < n; p++)
+		cmpi__cur_ckpt(s, &s->cur[p], k);
+}
+
 const prog_gen prog_cmpi_gen = {
 	.name = "cmpi",
 	.shares_memory = 1,
@@ -377,4 +389,5 @@ const prog_gen prog_cmpi_gen = {
 	.class_name = cmpi_class_name,
 	.total = cmpi_total,
 	.free = cmpi_free,
+	.ckpt = cmpi_ckpt,
 };

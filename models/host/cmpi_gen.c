@@ -505,3 +505,25 @@ int cmpi__next(cmpi *s, uint32_t proc, prog_op *op)
 	}
 	return 0;
 }
+
+/*
+ * cmpi__cur_ckpt - save or restore cursor @c with visitor @k; a restored
+ * cursor outside @s's sweep (another config) fails the visitor.
+ */
+void cmpi__cur_ckpt(const cmpi *s, cmpi_cur *c, ckpt *k)
+{
+	CKPT(k, c->seq0);
+	CKPT(k, c->iter0);
+	CKPT(k, c->size);
+	CKPT(k, c->iter);
+	CKPT(k, c->step);
+	CKPT(k, c->msg);
+	CKPT(k, c->chunk);
+	CKPT(k, c->peer);
+	CKPT(k, c->unit);
+	CKPT(k, c->idx);
+	if (ckpt_loading(k) && (c->unit > U_DONE || c->idx > CMPI_UNIT_MAX ||
+				(c->unit != U_DONE && c->size >= s->nsizes)))
+		ckpt_fail(k, "cmpi: a saved cursor (unit %u, size %u) is not of this sweep", c->unit,
+			  c->size);
+}

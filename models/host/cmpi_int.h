@@ -98,5 +98,7 @@ uint64_t cmpi__slot(const cmpi *s, uint32_t a, uint32_t b, uint32_t p);
 void cmpi__start(const cmpi *s, cmpi_cur *c);
 int cmpi__next(cmpi *s, uint32_t proc, prog_op *op);
 uint64_t cmpi__total(const cmpi *s);
+/* Save or restore cursor @c with visitor @k (a restored one is checked against @s). */
+void cmpi__cur_ckpt(const cmpi *s, cmpi_cur *c, ckpt *k);
 
 #endif

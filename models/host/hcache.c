@@ -26,7 +26,7 @@ int hcache_init(hcache *h, uint64_t lines, uint32_t assoc, char *why)
 	}
 	h->assoc = assoc;
 	h->nsets = (uint32_t)(lines / assoc);
-	h->tag = xmalloc(lines * sizeof(*h->tag));
+	h->tag = xcalloc(lines, sizeof(*h->tag)); /* zeroed: a checkpoint saves no garbage */
 	h->used = xcalloc(lines, sizeof(*h->used));
 	h->state = xcalloc(lines, sizeof(*h->state));
 	return 0;
@@ -113,4 +113,29 @@ enum hcache_state hcache_invalidate(hcache *h, uint64_t line)
 	h->state[i] = HCACHE_INVALID;
 	h->nvalid--;
 	return old;
+}
+
+void hcache_ckpt(hcache *h, ckpt *k)
+{
+	uint32_t nsets = ckpt_count(k, h->nsets, h->nsets), assoc = ckpt_count(k, h->assoc, h->assoc);
+	uint64_t ways = (uint64_t)h->nsets * h->assoc, valid = 0;
+
+	if (ckpt_loading(k) && !ckpt_failed(k) && (nsets != h->nsets || assoc != h->assoc)) {
+		ckpt_fail(k, "the saved cache has %u sets of %u ways, this one %u of %u", nsets,
+			  assoc, h->nsets, h->assoc);
+		return;
+	}
+	CKPT(k, h->clock);
+	CKPT(k, h->nvalid);
+	ckpt_bytes(k, h->tag, ways * sizeof(*h->tag));
+	ckpt_bytes(k, h->used, ways * sizeof(*h->used));
+	ckpt_bytes(k, h->state, ways * sizeof(*h->state));
+	for (uint64_t i = 0; ckpt_loading(k) && i < ways; i++) {
+		if (h->state[i] > HCACHE_EXCL)
+			ckpt_fail(k, "a saved cache line has state %u", h->state[i]);
+		valid += h->state[i] != HCACHE_INVALID;
+	}
+	if (ckpt_loading(k) && valid != h->nvalid)
+		ckpt_fail(k, "the saved cache holds %llu lines, not %llu",
+			  (unsigned long long)valid, (unsigned long long)h->nvalid);
 }

@@ -7,12 +7,15 @@
  * Lines are HCACHE_CLEAN (may be shared with other caches) or HCACHE_DIRTY
  * (held exclusively and written); absent lines are HCACHE_INVALID.  Line L
  * lives in set L % nsets.  Memory: one tag, one state byte and one LRU stamp
- * per way, allocated at init; nothing allocates afterwards.
+ * per way, allocated at init; nothing allocates afterwards.  A checkpoint
+ * (hcache_ckpt) carries the contents, never the geometry.
  */
 #ifndef CXL_MODELS_HCACHE_H
 #define CXL_MODELS_HCACHE_H
 
 #include <stdint.h>
+
+#include "core/ckpt.h"
 
 /* EXCL: clean, but granted exclusively (a device-homed line, dev.h): a store hits it */
 enum hcache_state { HCACHE_INVALID, HCACHE_CLEAN, HCACHE_DIRTY, HCACHE_EXCL };
@@ -52,5 +55,13 @@ enum hcache_state hcache_fill(hcache *h, uint64_t line, enum hcache_state state,
 
 /* hcache_invalidate - drop @line; returns the state it had. */
 enum hcache_state hcache_invalidate(hcache *h, uint64_t line);
+
+/*
+ * hcache_ckpt - save or restore the contents of @h (tags, states, LRU
+ * stamps, clock) with visitor @k (core/ckpt.h).  @h is set up by
+ * hcache_init() with the config's geometry in both directions; a saved
+ * cache of another geometry fails the visitor.
+ */
+void hcache_ckpt(hcache *h, ckpt *k);
 
 #endif

@@ -737,3 +737,65 @@ void req__prog_finish(sim_comp *c, req *r)
 	free(pr);
 	r->prog = NULL;
 }
+
+/* Save or restore the operation entries and mark times of process @P. */
+static void proc_ckpt(const prog_run *pr, prog_proc *P, ckpt *k)
+{
+	uint32_t nent = ckpt_count(k, pr->pq + 1, pr->pq + 1);
+
+	CKPT(k, P->op);
+	CKPT(k, P->have);
+	CKPT(k, P->st);
+	CKPT(k, P->phase);
+	CKPT(k, P->pos);
+	CKPT(k, P->out);
+	CKPT(k, P->ent);
+	CKPT(k, P->irqs);
+	for (uint32_t e = 0; e < nent; e++) {
+		prog_ent *en = &P->ents[e];
+		CKPT(k, en->start);
+		CKPT(k, en->pending);
+		CKPT(k, en->kind);
+		CKPT(k, en->issuing);
+		CKPT(k, en->used);
+	}
+	P->nfree = ckpt_count(k, P->nfree, pr->pq + 1);
+	ckpt_bytes(k, P->free_ent, P->nfree * sizeof(*P->free_ent));
+	ckpt_bytes(k, P->mark, pr->nclass * sizeof(*P->mark));
+	if (!ckpt_loading(k))
+		return;
+	if (nent != pr->pq + 1 || P->st > P_DONE || P->ent > pr->pq)
+		ckpt_fail(k, "a saved process does not fit workload.queue %u", pr->pq);
+	for (uint32_t i = 0; i < P->nfree; i++)
+		if (P->free_ent[i] > pr->pq)
+			ckpt_fail(k, "a saved process's free entry %u is out of range", P->free_ent[i]);
+}
+
+/**
+ * req__prog_ckpt - save or restore the host program's state (core/ckpt.h):
+ * each process (its current operation, where it is in it, its operations
+ * in flight, its interrupts and mark times), the turn, the progress
+ * counts, then the generator's cursors (prog_gen.ckpt).  Nothing for the
+ * other patterns.  The processes, entries and classes are the config's:
+ * a checkpoint with other numbers fails the visitor.
+ */
+void req__prog_ckpt(req *r, ckpt *k)
+{
+	prog_run *pr = r->prog;
+
+	if (!pr)
+		return;
+	ckpt_mark(k, 0x50524f47u, "host program"); /* "PROG" */
+	uint32_t nproc = ckpt_count(k, pr->nproc, pr->nproc);
+	uint32_t nclass = ckpt_count(k, pr->nclass, pr->nclass);
+	if (ckpt_loading(k) && (nproc != pr->nproc || nclass != pr->nclass))
+		ckpt_fail(k, "%u processes and %u mark classes saved, %u and %u configured", nproc,
+			  nclass, pr->nproc, pr->nclass);
+	CKPT(k, pr->rr);
+	CKPT(k, pr->done);
+	CKPT(k, pr->retired);
+	for (uint32_t i = 0; i < nproc && !ckpt_failed(k); i++)
+		proc_ckpt(pr, &pr->proc[i], k);
+	ckpt_mark(k, 0x47454e53u, "program generator"); /* "GENS" */
+	pr->gen->ckpt(pr->gs, k);
+}

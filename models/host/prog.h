@@ -108,8 +108,13 @@ struct prog_ctx {
  * A generator: the operations of every process of one host, produced on
  * demand (a program of millions of operations costs no memory).  It must
  * depend only on the configuration and the context, never on timing, so
- * runs stay deterministic on any rank count.
+ * runs stay deterministic on any rank count.  Its ckpt hook saves or
+ * restores, with visitor @k (core/ckpt.h), what next() changes (the
+ * processes' cursors), never what init() read from the configuration: on
+ * a restart init() has run first, as in a fresh run.
  */
+typedef void prog_ckpt_fn(void *state, ckpt *k);
+
 typedef struct prog_gen prog_gen;
 struct prog_gen {
 	const char *name; /* workload.pattern that selects it */
@@ -124,6 +129,7 @@ struct prog_gen {
 	/* operations of all the host's processes in total (progress), 0 unknown */
 	uint64_t (*total)(const void *state);
 	void (*free)(void *state);
+	prog_ckpt_fn *ckpt; /* checkpoint: the cursors (above) */
 };
 
 extern const prog_gen prog_script_gen; /* "program": workload.program (prog_script.c) */

@@ -253,6 +253,17 @@ static uint64_t script_total(const void *state)
 	return (uint64_t)sc->nop * sc->repeat * sc->cores;
 }
 
+/* Checkpoint: each process's pc (the program itself is the config's). */
+static void script_ckpt(void *state, ckpt *k)
+{
+	script *sc = state;
+	uint32_t n = ckpt_count(k, sc->cores, sc->cores);
+
+	if (ckpt_loading(k) && n != sc->cores)
+		ckpt_fail(k, "program: %u processes saved, %u configured", n, sc->cores);
+	ckpt_bytes(k, sc->pc, (size_t)n * sizeof(*sc->pc));
+}
+
 const prog_gen prog_script_gen = {
 	.name = "program",
 	.shares_memory = 1,
@@ -262,4 +273,5 @@ const prog_gen prog_script_gen = {
 	.class_name = script_class_name,
 	.total = script_total,
 	.free = script_free,
+	.ckpt = script_ckpt,
 };

@@ -624,6 +624,7 @@ const model_ops cxl_host_ops = {
 	.init = req_init,
 	.event = req_event,
 	.finish = req_finish,
+	.ckpt = req__ckpt,
 };
 
 const model_ops cxl_accel_ops = {
@@ -633,4 +634,5 @@ const model_ops cxl_accel_ops = {
 	.init = req_init,
 	.event = req_event,
 	.finish = req_finish,
+	.ckpt = req__ckpt,
 };

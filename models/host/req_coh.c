@@ -328,3 +328,42 @@ void req__coh_finish(sim_comp *c, req *r)
 	flagmap_free(&r->wb_busy);
 	flagmap_free(&r->fill_busy);
 }
+
+/**
+ * req__coh_ckpt - save or restore the coherence unit's state (core/ckpt.h):
+ * the cache's contents (hcache_ckpt), the write-backs waiting to leave and
+ * the BIRsps waiting for credits (kept events: ckpt_event).  Restoring,
+ * the rings are rebuilt from their first entry; a checkpoint of a host
+ * with(out) a cache restored on one without (with) it fails the visitor.
+ */
+void req__coh_ckpt(sim_comp *c, req *r, ckpt *k)
+{
+	uint8_t cached = (uint8_t)r->cached;
+
+	ckpt_mark(k, 0x434f4845u, "requester cache"); /* "COHE" */
+	CKPT(k, cached);
+	if (ckpt_loading(k) && cached != r->cached) {
+		ckpt_fail(k, "the checkpoint's requester %s a cache, this one %s",
+			  cached ? "had" : "had no", r->cached ? "has" : "has none");
+		return;
+	}
+	if (r->cached)
+		hcache_ckpt(&r->cache, k);
+	uint32_t n = ckpt_count(k, r->wb_n, r->queue);
+	if (ckpt_loading(k)) {
+		r->wb_head = 0;
+		r->wb_n = n;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		CKPT(k, r->wb_line[(r->wb_head + i) % r->queue]);
+	n = ckpt_count(k, r->birsp.n, r->birsp.cap);
+	if (ckpt_loading(k)) {
+		evring_free_all(c, &r->birsp); /* none: init keeps no BIRsp */
+		r->birsp.head = 0;
+		r->birsp.n = n;
+		for (uint32_t i = 0; i < n; i++)
+			r->birsp.e[i] = NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		ckpt_event(k, &r->birsp.e[(r->birsp.head + i) % r->birsp.cap]);
+}

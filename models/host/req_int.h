@@ -6,6 +6,7 @@
  *   req_rate.c workload.rate: the offered load as an issue interval
  *   req_trace.c the trace pattern
  *   prog.c     host programs (prog.h): processes that execute operations
+ *   req_ckpt.c the checkpoint hook: what the others change while the run runs
  * Contract of the model in req.c; the coherence protocol in cxl_proto.h.
  *
  * Slots: every transaction the requester has in flight (a request, a cache
@@ -153,11 +154,13 @@ void req__prog_msi(sim_comp *c, req *r, const cxl_event *ev);
 void req__prog_irq(sim_comp *c, req *r, const cxl_event *ev);
 int req__prog_unfinished(const req *r);
 void req__prog_finish(sim_comp *c, req *r);
+void req__prog_ckpt(req *r, ckpt *k);
 
 /* req_trace.c */
 int req__trace_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
 int req__trace_next(sim_comp *c, req *r);
 void req__trace_finish(req *r);
+void req__trace_ckpt(req *r, ckpt *k);
 
 /* req_rate.c (contract at the definition) */
 int req__rate_init(sim_comp *c, req *r, const cfg *cf, cxl_err *err);
@@ -173,5 +176,9 @@ void req__coh_drop(req *r, uint64_t line);
 void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev);
 void req__coh_drain(sim_comp *c, req *r);
 void req__coh_finish(sim_comp *c, req *r);
+void req__coh_ckpt(sim_comp *c, req *r, ckpt *k);
+
+/* req_ckpt.c (contract at the definition) */
+void req__ckpt(sim_comp *c, void *state, ckpt *k);
 
 #endif

@@ -200,3 +200,41 @@ void req__trace_finish(req *r)
 	trc_reader_close(r->trc);
 	r->trc = NULL;
 }
+
+/**
+ * req__trace_ckpt - save or restore the replay's position (core/ckpt.h):
+ * the current record and the lines of it still to issue, and the records
+ * read.  Restoring, init has reopened the trace at its start: the reader
+ * skips the records read before the checkpoint (trc_reader_skip, the
+ * blocks read and checked again), so a restart reads each record once more
+ * at most.  A trace that is not the one saved (another record count, or
+ * fewer records than were read) fails the visitor.
+ */
+void req__trace_ckpt(req *r, ckpt *k)
+{
+	uint64_t count = r->trc ? trc_reader_count(r->trc) : 0;
+	cxl_err e = { 0 };
+
+	if (r->pattern != PAT_TRACE)
+		return;
+	ckpt_mark(k, 0x54524143u, "trace replay"); /* "TRAC" */
+	CKPT(k, count);
+	CKPT(k, r->rec);
+	CKPT(k, r->rec_line);
+	CKPT(k, r->rec_lines);
+	CKPT(k, r->nread);
+	if (!ckpt_loading(k) || ckpt_failed(k) || !r->trc)
+		return;
+	if (count != trc_reader_count(r->trc)) {
+		ckpt_fail(k, "%s holds %llu records; the checkpoint's trace held %llu",
+			  trc_reader_name(r->trc), (unsigned long long)trc_reader_count(r->trc),
+			  (unsigned long long)count);
+		return;
+	}
+	int rc = trc_reader_skip(r->trc, r->nread, &e);
+	if (rc < 0)
+		ckpt_fail(k, "%s", e.msg);
+	else if (!rc)
+		ckpt_fail(k, "%s ends before record %llu, where the checkpoint left it",
+			  trc_reader_name(r->trc), (unsigned long long)r->nread);
+}

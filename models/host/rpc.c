@@ -262,6 +262,26 @@ static void rpc_free(void *state)
 	free(s);
 }
 
+/* Checkpoint: each process's place in its calls (sizes and names are the config's). */
+static void rpc_ckpt(void *state, ckpt *k)
+{
+	rpc *s = state;
+	uint32_t n = ckpt_count(k, s->cores, s->cores);
+
+	if (ckpt_loading(k) && n != s->cores)
+		ckpt_fail(k, "rpc: %u processes saved, %u configured", n, s->cores);
+	for (uint32_t i = 0; i < n; i++) {
+		rpc_proc *P = &s->proc[i];
+		CKPT(k, P->size);
+		CKPT(k, P->call);
+		CKPT(k, P->step);
+		CKPT(k, P->n);
+		CKPT(k, P->ended);
+		if (ckpt_loading(k) && P->size > s->nsizes)
+			ckpt_fail(k, "rpc: process %u at size %u of %u", i, P->size, s->nsizes);
+	}
+}
+
 const prog_gen prog_rpc_gen = {
 	.name = "rpc",
 	.init = rpc_init,
@@ -270,4 +290,5 @@ const prog_gen prog_rpc_gen = {
 	.class_name = rpc_class_name,
 	.total = rpc_total,
 	.free = rpc_free,
+	.ckpt = rpc_ckpt,
 };

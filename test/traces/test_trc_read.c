@@ -10,7 +10,8 @@
  * crafted files with valid checksums whose record count disagrees with the
  * blocks (both ways), whose block claims another first record, holds a
  * short block before the last, goes back in time across a block boundary,
- * or whose records CRC is wrong.  Errors are sticky.  Memory:
+ * or whose records CRC is wrong.  Errors are sticky.  Skipping (trc_reader_skip)
+ * lands where reading would, and fails on a damaged block like reading.  Memory:
  * the reader's peak and allocation count are the same for 3 and for 300
  * blocks, below the bound its header implies.  Regression inputs in
  * test/traces/corpus/ are replayed: every file must end or fail cleanly,
@@ -92,6 +93,35 @@ START_TEST(test_trc_read_batch)
 }
 END_TEST
 
+/* Skipping k records then reading gives the records from k on, across block
+ * boundaries; skipping past the end stops at the end; skipping 0 is a no-op. */
+START_TEST(test_trc_read_skip)
+{
+	static const uint64_t ks[] = { 0, 1, 63, 64, 65, 500, 999, 1000 };
+	const uint64_t n = 1000;
+	trc_rec *r = trcf_recs(n, 6), rec;
+	trc_reader *rd;
+	cxl_err err = { 0 };
+
+	trcf_write(trcf_path("s.cxt"), r, n, 64, NULL);
+	for (size_t i = 0; i < NELEMS(ks); i++) {
+		ck_assert_int_eq(trc_reader_open(&rd, trcf_path("s.cxt"), &err), 0);
+		ck_assert_int_eq(trc_reader_next(rd, &rec, &err), 1);
+		ck_assert_int_eq(trc_reader_skip(rd, ks[i], &err), ks[i] + 1 <= n);
+		uint64_t at = ks[i] + 1 < n ? ks[i] + 1 : n;
+		ck_assert_uint_eq(trc_reader_index(rd), at);
+		for (uint64_t j = at; j < n; j++) {
+			ck_assert_int_eq(trc_reader_next(rd, &rec, &err), 1);
+			trcf_assert_recs_eq(&r[j], &rec, 1);
+		}
+		ck_assert_int_eq(trc_reader_next(rd, &rec, &err), 0);
+		ck_assert_int_eq(trc_reader_skip(rd, 5, &err), 0);
+		trc_reader_close(rd);
+	}
+	free(r);
+}
+END_TEST
+
 START_TEST(test_trc_read_empty_trace)
 {
 	trc_rec rec;
@@ -167,6 +197,26 @@ static uint64_t region_record(const size_t off[4], size_t at)
 			return (uint64_t)(k - 1) * 50;
 	return 130;
 }
+
+/* A skip over a damaged block fails like a read would, naming its first record. */
+START_TEST(test_trc_read_skip_damaged)
+{
+	const char *p = trcf_path("f.cxt"), *q = trcf_path("d.cxt");
+	size_t len, off[4];
+	uint8_t *buf = three_blocks(p, &len, off);
+	trc_reader *rd;
+	cxl_err err = { 0 };
+
+	buf[off[1] + TRC_BLK_HDR + 2] ^= 0x10;
+	trcf_spit(q, buf, len);
+	ck_assert_int_eq(trc_reader_open(&rd, q, &err), 0);
+	ck_assert_int_eq(trc_reader_skip(rd, 49, &err), 1);
+	ck_assert_int_eq(trc_reader_skip(rd, 60, &err), CXL_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "record 50:"));
+	trc_reader_close(rd);
+	free(buf);
+}
+END_TEST
 
 START_TEST(test_trc_read_every_flipped_byte_is_caught)
 {
@@ -545,6 +595,7 @@ Suite *trc_read_suite(void)
 	tcase_add_test(rt, test_trc_read_round_trip_across_blocks);
 	tcase_add_test(rt, test_trc_read_accessors);
 	tcase_add_test(rt, test_trc_read_batch);
+	tcase_add_test(rt, test_trc_read_skip);
 	tcase_add_test(rt, test_trc_read_empty_trace);
 	tcase_add_test(rt, test_trc_read_from_memory_stream);
 	tcase_add_test(rt, test_trc_read_missing_file);
@@ -559,6 +610,7 @@ Suite *trc_read_suite(void)
 	tcase_add_test(dmg, test_trc_read_block_index_and_size_checks);
 	tcase_add_test(dmg, test_trc_read_unsorted_across_blocks);
 	tcase_add_test(dmg, test_trc_read_errors_are_sticky);
+	tcase_add_test(dmg, test_trc_read_skip_damaged);
 	tcase_add_test(dmg, test_trc_read_corpus_replays);
 	tcase_add_test(dmg, test_trc_read_corpus_crafted_messages);
 	tcase_add_test(mem, test_trc_read_memory_is_bounded);

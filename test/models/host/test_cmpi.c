@@ -7,12 +7,14 @@
  *   - chunking, the head wait of a full queue, the bw ack, the barrier of
  *     the next size, the class names and iteration counts of a sweep;
  *   - the alltoall schedule;
- *   - config errors.
+ *   - config errors;
+ *   - a checkpoint of the cursors resumes the same operations.
  * Every process of every host together: test_cmpi_world.c.
  */
 #include "test/models/host/cmpi_fixture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[PROG_NKINDS] = {
@@ -285,6 +287,62 @@ START_TEST(test_cmpi_sendrecv_bw_hdmdb)
 }
 END_TEST
 
+/*
+ * Checkpoint (prog_gen.ckpt): a generator restored from another's cursors at
+ * any point of a sweep gives the same operations from there to the end; a
+ * checkpoint of another process count is refused.
+ */
+START_TEST(test_cmpi_ckpt_resumes)
+{
+	static const char *const sets[] = {
+		"workload.cmpi.op=sendrecv", "workload.cmpi.measure=bw",
+		"workload.cmpi.min_size=64B", "workload.cmpi.max_size=128KiB",
+		"workload.cmpi.iterations=2", "workload.cmpi.warmup=1", "workload.cmpi.window=2",
+		"workload.cmpi.cell=16KiB", NULL,
+	};
+	static const uint32_t cuts[] = { 0, 1, 7, 100, 1000 };
+	tgen a, b, c3;
+	prog_op oa, ob;
+
+	for (size_t i = 0; i < NELEMS(cuts); i++) {
+		pack_w w = { 0 };
+		cfx_gen_open(&a, sets, 1, 2, 2);
+		cfx_gen_open(&b, sets, 1, 2, 2);
+		for (uint32_t n = 0; n < cuts[i]; n++)
+			for (uint32_t p = 0; p < 2; p++)
+				prog_cmpi_gen.next(a.st, p, &oa);
+		ckpt save = { .loading = 0, .w = &w };
+		prog_cmpi_gen.ckpt(a.st, &save);
+		pack_r r = { .p = w.p, .n = w.n };
+		ckpt load = { .loading = 1, .r = &r };
+		prog_cmpi_gen.ckpt(b.st, &load);
+		ck_assert_msg(!ckpt_failed(&load), "%s", load.why);
+		ck_assert_uint_eq(r.off, r.n);
+		for (uint32_t p = 0; p < 2; p++) {
+			uint64_t n = 0;
+			int ra, rb;
+			do {
+				ra = prog_cmpi_gen.next(a.st, p, &oa);
+				rb = prog_cmpi_gen.next(b.st, p, &ob);
+				CHECK(ra == rb && (!ra || !memcmp(&oa, &ob, sizeof(oa))),
+				      "cut %u, process %u: operation %llu differs", cuts[i], p,
+				      (unsigned long long)n);
+				n++;
+			} while (ra);
+		}
+		cfx_gen_open(&c3, sets, 1, 2, 3);
+		r = (pack_r){ .p = w.p, .n = w.n };
+		load = (ckpt){ .loading = 1, .r = &r };
+		prog_cmpi_gen.ckpt(c3.st, &load);
+		ck_assert(ckpt_failed(&load));
+		cfx_gen_close(&c3);
+		cfx_gen_close(&a);
+		cfx_gen_close(&b);
+		free(w.p);
+	}
+}
+END_TEST
+
 START_TEST(test_cmpi_chunk_arithmetic)
 {
 	cmpi s = { .cell = 65536, .header = 64 };
@@ -514,6 +572,7 @@ Suite *cmpi_suite(void)
 	tcase_add_test(ops, test_cmpi_sendrecv_bw_hdmdb);
 	tcase_add_test(ops, test_cmpi_chunk_arithmetic);
 	tcase_add_test(ops, test_cmpi_chunks_in_stream);
+	tcase_add_test(ops, test_cmpi_ckpt_resumes);
 	suite_add_tcase(s, ops);
 	tcase_add_test(layout, test_cmpi_alltoall_schedule);
 	tcase_add_test(layout, test_cmpi_lone_host_idles);

@@ -1,7 +1,8 @@
 /*
  * test/models/host/test_hcache.c - unit tests for models/host/hcache.c: hits and
  * misses, LRU victims within a set, write-back state, invalidation, and
- * parameters, against a small reference model on random sequences.
+ * parameters, against a small reference model on random sequences; a
+ * checkpoint round trip (hcache_ckpt).
  */
 #include "models/host/hcache.h"
 
@@ -95,6 +96,54 @@ START_TEST(test_hcache_matches_reference)
 }
 END_TEST
 
+/*
+ * hcache_ckpt: a cache restored from a checkpoint holds the same lines in the
+ * same states and evicts the same victims afterwards; a checkpoint of
+ * another geometry is refused.
+ */
+START_TEST(test_hcache_ckpt_round_trip)
+{
+	hcache a, b, c;
+	char why[128];
+	pack_w w = { 0 };
+
+	ck_assert_int_eq(hcache_init(&a, 64, 4, why), 0);
+	ck_assert_int_eq(hcache_init(&b, 64, 4, why), 0);
+	ck_assert_int_eq(hcache_init(&c, 64, 8, why), 0);
+	srand(11);
+	for (int op = 0; op < 3000; op++) {
+		uint64_t v;
+		if (rand() % 3)
+			hcache_fill(&a, (uint64_t)(rand() % 300), 1 + rand() % 3, &v);
+		else
+			hcache_invalidate(&a, (uint64_t)(rand() % 300));
+	}
+	ckpt save = { .loading = 0, .w = &w };
+	hcache_ckpt(&a, &save);
+	pack_r r = { .p = w.p, .n = w.n };
+	ckpt load = { .loading = 1, .r = &r };
+	hcache_ckpt(&b, &load);
+	ck_assert_msg(!ckpt_failed(&load), "%s", load.why);
+	ck_assert_uint_eq(r.off, r.n);
+	ck_assert_uint_eq(a.nvalid, b.nvalid);
+	for (int op = 0; op < 3000; op++) {
+		uint64_t line = (uint64_t)(rand() % 300), va = 0, vb = 0;
+		int st = 1 + rand() % 3;
+		ck_assert_int_eq(hcache_lookup(&a, line), hcache_lookup(&b, line));
+		ck_assert_int_eq(hcache_fill(&a, line, st, &va), hcache_fill(&b, line, st, &vb));
+		ck_assert_uint_eq(va, vb);
+	}
+	r = (pack_r){ .p = w.p, .n = w.n };
+	load = (ckpt){ .loading = 1, .r = &r };
+	hcache_ckpt(&c, &load);
+	ck_assert(ckpt_failed(&load));
+	hcache_free(&a);
+	hcache_free(&b);
+	hcache_free(&c);
+	free(w.p);
+}
+END_TEST
+
 Suite *hcache_suite(void)
 {
 	Suite *s = suite_create("hcache");
@@ -102,6 +151,7 @@ Suite *hcache_suite(void)
 
 	tcase_add_test(tc, test_hcache_lru_and_states);
 	tcase_add_test(tc, test_hcache_matches_reference);
+	tcase_add_test(tc, test_hcache_ckpt_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }
