@@ -41,7 +41,8 @@ static int get(ckpt *k, void *p, size_t n)
 		ckpt_fail(k, "the saved state ends early (truncated or from another config)");
 		return -1;
 	}
-	memcpy(p, k->r->p + k->r->off, n);
+	if (n)
+		memcpy(p, k->r->p + k->r->off, n);
 	k->r->off += n;
 	return 0;
 }

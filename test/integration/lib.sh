@@ -147,7 +147,7 @@ ckpt_same() {
 	dirs=$(ls -d ck_a/checkpoint-*ps 2> /dev/null)
 	[ "$(echo "$dirs" | grep -c .)" = "$n" ] || fail "$cfg: $n checkpoints asked for, found: $dirs" || return 1
 	for d in $dirs; do
-		for np in 1 ${SANITIZE:+2}${SANITIZE:-3}; do
+		for np in 1 $([ -n "${SANITIZE:-}" ] && echo 2 || echo 3); do
 			rm -rf ck_r
 			cxl "$np" --restart "$d" --partition roundrobin -q -o ck_r > ck.log 2>&1 ||
 				{ cat ck.log; fail "$cfg: restart of $d on $np ranks failed"; return 1; }
