@@ -115,6 +115,16 @@ void ckpt_hist(ckpt *k, stats_hist *h)
 		ckpt_fail(k, "a saved histogram is damaged");
 }
 
+void ckpt_same(ckpt *k, uint64_t v, const char *what)
+{
+	uint64_t saved = v;
+
+	ckpt_bytes(k, &saved, sizeof(saved));
+	if (k->loading && !ckpt_failed(k) && saved != v)
+		ckpt_fail(k, "%s is %llu in the checkpoint, %llu now", what,
+			  (unsigned long long)saved, (unsigned long long)v);
+}
+
 void ckpt_mark(ckpt *k, uint32_t tag, const char *what)
 {
 	uint32_t v = tag;

@@ -96,6 +96,12 @@ void ckpt_event(ckpt *k, cxl_event **ev);
 /* ckpt_hist - a histogram the model keeps outside the statistics registry. */
 void ckpt_hist(ckpt *k, stats_hist *h);
 
+/*
+ * ckpt_same - a value the config sets, saved so that a restart into another
+ * config fails naming it: "WHAT is V in the checkpoint, W now".
+ */
+void ckpt_same(ckpt *k, uint64_t v, const char *what);
+
 /* ckpt_mark - a check word: loading fails (naming @what) unless it reads @tag. */
 void ckpt_mark(ckpt *k, uint32_t tag, const char *what);
 

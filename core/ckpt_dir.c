@@ -15,7 +15,6 @@
  */
 #include "core/ckpt_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/output.h"
 #include "core/pack.h"
 #include "core/sha256.h"
 #include "core/version.h"
@@ -51,24 +51,6 @@ static void hex(const uint8_t d[SHA256_LEN], char out[2 * SHA256_LEN + 1])
 {
 	for (int i = 0; i < SHA256_LEN; i++)
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
-
-/* Remove folder @path and the plain files in it. */
-static void remove_folder(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char f[8400];
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			snprintf(f, sizeof(f), "%s/%s", path, de->d_name);
-			unlink(f);
-		}
-	closedir(d);
-	rmdir(path);
 }
 
 /* Write @n bytes of @p to @f; 0 or errno. */
@@ -168,7 +150,7 @@ int ckpt_dir_write(const char *outdir, sim_time cut, int rank, int nranks, uint3
 	snprintf(tmp, sizeof(tmp), "%s/.%s.partial", outdir, name);
 	snprintf(fin, sizeof(fin), "%s/%s", outdir, name);
 	if (rank == 0) {
-		remove_folder(tmp);
+		output_remove_folder(tmp);
 		if (mkdir(tmp, 0777))
 			rc = cxl_err_set(err, CXL_EIO, "%s: cannot create the checkpoint folder: %s",
 					 tmp, strerror(errno));
@@ -186,11 +168,11 @@ int ckpt_dir_write(const char *outdir, sim_time cut, int rank, int nranks, uint3
 	rc = write_rank_file(path, &h, body, mine.digest, err);
 	if (nranks > 1 && xport_max_int(rc != 0)) {
 		if (rank == 0)
-			remove_folder(tmp);
+			output_remove_folder(tmp);
 		return rc ? rc : CXL_EIO;
 	}
 	if (rc) {
-		remove_folder(tmp);
+		output_remove_folder(tmp);
 		return rc;
 	}
 
@@ -205,13 +187,13 @@ int ckpt_dir_write(const char *outdir, sim_time cut, int rank, int nranks, uint3
 		if (!rc)
 			rc = write_text(path, config, config_len, err);
 		if (!rc) {
-			remove_folder(fin);
+			output_remove_folder(fin);
 			if (rename(tmp, fin))
 				rc = cxl_err_set(err, CXL_EIO, "%s: cannot move the checkpoint into "
 						 "place: %s", fin, strerror(errno));
 		}
 		if (rc)
-			remove_folder(tmp);
+			output_remove_folder(tmp);
 	}
 	if (nranks > 1) {
 		if (rank == 0)

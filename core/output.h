@@ -97,6 +97,8 @@ int output_mkdirs(const char *dir, cxl_err *err);
 int output_dir_open(output_dir *od, const char *dir, cxl_err *err);
 /* output_dir_commit - move the private folder's files into place, stats.json last. */
 int output_dir_commit(output_dir *od, cxl_err *err);
+/* output_remove_folder - remove folder @path and the plain files in it. */
+void output_remove_folder(const char *path);
 /* output_dir_close - remove what is left of the private folder, unlock. */
 void output_dir_close(output_dir *od);
 

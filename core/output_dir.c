@@ -47,8 +47,9 @@ static const char *const names[] = {
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
-/* Remove folder @path and the plain files in it (a private folder). */
-static void remove_private(const char *path)
+/* output_remove_folder - remove folder @path and the plain files in it (a
+ * private folder, a checkpoint folder). */
+void output_remove_folder(const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -79,7 +80,7 @@ static void remove_stale(const char *dir)
 		if (!strncmp(de->d_name, RUN_PREFIX, strlen(RUN_PREFIX)) ||
 		    (!strncmp(de->d_name, ".checkpoint-", 12) && strstr(de->d_name, ".partial"))) {
 			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-			remove_private(p);
+			output_remove_folder(p);
 		}
 	closedir(d);
 }
@@ -201,7 +202,7 @@ int output_dir_commit(output_dir *od, cxl_err *err)
 void output_dir_close(output_dir *od)
 {
 	if (od->tmp[0])
-		remove_private(od->tmp);
+		output_remove_folder(od->tmp);
 	od->tmp[0] = '\0';
 	if (od->lock_fd >= 0)
 		close(od->lock_fd);

@@ -18,22 +18,6 @@
 
 #define DCOH_CKPT_MARK 0x44434f48u /* "DCOH" */
 
-/* A ring of kept events, oldest first; loading, it starts at slot 0. */
-static void ring_ckpt(ckpt *k, evring *r)
-{
-	uint32_t n = ckpt_count(k, r->n, r->cap);
-
-	if (ckpt_loading(k)) {
-		CXL_ASSERT(r->n == 0); /* init keeps nothing */
-		r->head = 0;
-		for (uint32_t i = 0; i < n; i++)
-			r->e[i] = NULL;
-		r->n = n;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		ckpt_event(k, &r->e[(r->head + i) % r->cap]);
-}
-
 static void txn_ckpt(ckpt *k, dcoh_txn *t)
 {
 	if (ckpt_loading(k))
@@ -74,5 +58,5 @@ void dcoh_ckpt(dcoh *d, ckpt *k)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		ckpt_event(k, &d->parked[i]);
-	ring_ckpt(k, &d->bisnp);
+	evring_ckpt(&d->bisnp, k);
 }

@@ -25,47 +25,6 @@
 #define DEV_CKPT_MARK 0x44455630u   /* "DEV0": credits and slots */
 #define DEV_CKPT_OUT 0x44455631u    /* "DEV1": rings waiting for credits */
 #define DEV_CKPT_DMA 0x44455632u    /* "DEV2": directory and DMA engine */
-#define DEV_FLAGMAP_MAX (UINT32_C(1) << 30) /* a bigger saved directory is damage */
-
-/* A ring of kept events, oldest first; loading, it starts at slot 0. */
-static void ring_ckpt(ckpt *k, evring *r)
-{
-	uint32_t n = ckpt_count(k, r->n, r->cap);
-
-	if (ckpt_loading(k)) {
-		CXL_ASSERT(r->n == 0); /* init keeps nothing */
-		r->head = 0;
-		for (uint32_t i = 0; i < n; i++)
-			r->e[i] = NULL;
-		r->n = n;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		ckpt_event(k, &r->e[(r->head + i) % r->cap]);
-}
-
-/* The directory: the table as it is (its size, the keys, the values of used slots). */
-static void flagmap_ckpt(ckpt *k, flagmap *f)
-{
-	uint32_t cap = ckpt_count(k, f->cap, DEV_FLAGMAP_MAX);
-
-	if (ckpt_loading(k)) {
-		if (cap & (cap - 1)) {
-			ckpt_fail(k, "device: a saved directory of %u slots", cap);
-			return;
-		}
-		flagmap_free(f);
-		if (cap) {
-			f->key = xcalloc(cap, sizeof(*f->key));
-			f->val = xcalloc(cap, sizeof(*f->val));
-		}
-		f->cap = cap;
-	}
-	CKPT(k, f->n);
-	ckpt_bytes(k, f->key, (size_t)cap * sizeof(*f->key));
-	for (uint32_t i = 0; i < cap && !ckpt_failed(k); i++)
-		if (f->key[i])
-			CKPT(k, f->val[i]);
-}
 
 static void slot_ckpt(ckpt *k, dev_slot *sl)
 {
@@ -120,8 +79,8 @@ void dev__ckpt(sim_comp *c, void *state, ckpt *k)
 		slot_ckpt(k, &d->slot[s]);
 	ckpt_mark(k, DEV_CKPT_OUT, "device: waiting answers");
 	for (int vc = 0; vc < CXL_NVC && !ckpt_failed(k); vc++)
-		ring_ckpt(k, &d->out[vc]);
+		evring_ckpt(&d->out[vc], k);
 	ckpt_mark(k, DEV_CKPT_DMA, "device: directory and DMA");
-	flagmap_ckpt(k, &d->dir);
+	flagmap_ckpt(&d->dir, k);
 	dma_ckpt(k, d);
 }

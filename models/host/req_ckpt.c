@@ -38,7 +38,6 @@
 
 #define TAG_REQ 0x52455155u   /* "REQU" */
 #define TAG_FLAGS 0x464c4147u /* "FLAG" */
-#define FLAGMAP_MAX (1u << 30) /* slots of a flag map a checkpoint may hold */
 
 /* Save or restore one slot, field by field (no padding in the checkpoint). */
 static void slot_ckpt(req_slot *s, ckpt *k)
@@ -84,35 +83,6 @@ static void slots_ckpt(req *r, ckpt *k)
 			  r->outstanding, r->queue);
 }
 
-/*
- * A flag map as its table: slots, keys, and the values of the held keys
- * only (the others are never read).  Restoring it as the same table, not by
- * inserting the pairs again, keeps its probe order exactly.
- */
-static void flags_ckpt(flagmap *m, ckpt *k)
-{
-	uint32_t cap = ckpt_count(k, m->cap, FLAGMAP_MAX), n = ckpt_count(k, m->n, cap);
-
-	if (ckpt_loading(k)) {
-		if (ckpt_failed(k) || (cap & (cap - 1)) || 4 * (uint64_t)n > 3 * (uint64_t)cap) {
-			ckpt_fail(k, "a saved flag map of %u lines in %u slots", n, cap);
-			return;
-		}
-		flagmap_free(m);
-		if (cap) {
-			m->key = xcalloc(cap, sizeof(*m->key));
-			m->val = xcalloc(cap, sizeof(*m->val));
-		}
-		m->cap = cap;
-		m->n = n;
-	}
-	if (cap)
-		ckpt_bytes(k, m->key, (size_t)cap * sizeof(*m->key));
-	for (uint32_t i = 0; i < cap; i++)
-		if (m->key[i])
-			CKPT(k, m->val[i]);
-}
-
 /**
  * req__ckpt - model_ops.ckpt of the requester: save or restore its state
  * with visitor @k (the order and the rules in this file's header).
@@ -125,6 +95,7 @@ void req__ckpt(sim_comp *c, void *state, ckpt *k)
 {
 	req *r = state;
 
+	(void)c; /* the events it restores come from k->c's pool */
 	ckpt_mark(k, TAG_REQ, "requester");
 	CKPT(k, r->cr);
 	CKPT(k, r->requests);
@@ -138,10 +109,10 @@ void req__ckpt(sim_comp *c, void *state, ckpt *k)
 	CKPT(k, r->exhausted);
 	slots_ckpt(r, k);
 	ckpt_mark(k, TAG_FLAGS, "requester flag lines");
-	flags_ckpt(&r->vals, k);
-	flags_ckpt(&r->wb_busy, k);
-	flags_ckpt(&r->fill_busy, k);
-	req__coh_ckpt(c, r, k);
+	flagmap_ckpt(&r->vals, k);
+	flagmap_ckpt(&r->wb_busy, k);
+	flagmap_ckpt(&r->fill_busy, k);
+	req__coh_ckpt(r, k);
 	req__trace_ckpt(r, k);
 	req__prog_ckpt(r, k);
 }

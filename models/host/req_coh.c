@@ -336,7 +336,7 @@ void req__coh_finish(sim_comp *c, req *r)
  * the rings are rebuilt from their first entry; a checkpoint of a host
  * with(out) a cache restored on one without (with) it fails the visitor.
  */
-void req__coh_ckpt(sim_comp *c, req *r, ckpt *k)
+void req__coh_ckpt(req *r, ckpt *k)
 {
 	uint8_t cached = (uint8_t)r->cached;
 
@@ -356,14 +356,5 @@ void req__coh_ckpt(sim_comp *c, req *r, ckpt *k)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		CKPT(k, r->wb_line[(r->wb_head + i) % r->queue]);
-	n = ckpt_count(k, r->birsp.n, r->birsp.cap);
-	if (ckpt_loading(k)) {
-		evring_free_all(c, &r->birsp); /* none: init keeps no BIRsp */
-		r->birsp.head = 0;
-		r->birsp.n = n;
-		for (uint32_t i = 0; i < n; i++)
-			r->birsp.e[i] = NULL;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		ckpt_event(k, &r->birsp.e[(r->birsp.head + i) % r->birsp.cap]);
+	evring_ckpt(&r->birsp, k);
 }

@@ -176,7 +176,7 @@ void req__coh_drop(req *r, uint64_t line);
 void req__coh_bisnp(sim_comp *c, req *r, cxl_event *ev);
 void req__coh_drain(sim_comp *c, req *r);
 void req__coh_finish(sim_comp *c, req *r);
-void req__coh_ckpt(sim_comp *c, req *r, ckpt *k);
+void req__coh_ckpt(req *r, ckpt *k);
 
 /* req_ckpt.c (contract at the definition) */
 void req__ckpt(sim_comp *c, void *state, ckpt *k);

@@ -29,16 +29,6 @@
  */
 #include "models/link/bus_int.h"
 
-/* same - save @v; loading, fail unless the saved value equals init's @v. */
-static void same(ckpt *k, uint32_t v, const char *what)
-{
-	uint32_t saved = v;
-
-	CKPT(k, saved);
-	if (ckpt_loading(k) && !ckpt_failed(k) && saved != v)
-		ckpt_fail(k, "%s is %u in the checkpoint, %u now", what, saved, v);
-}
-
 /* fifo - one input FIFO: its ring position and the packets it holds. */
 static void fifo(ckpt *k, evring *r)
 {
@@ -115,10 +105,10 @@ void bus__ckpt(sim_comp *c, void *state, ckpt *k)
 	bus *b = state;
 
 	(void)c;
-	same(k, b->buffer, "bus.buffer");
-	same(k, b->rb_cap, "bus.replay_buffer");
-	same(k, (uint32_t)b->half, "half duplex");
-	same(k, (uint32_t)b->early, "early mode (sends ahead)");
+	ckpt_same(k, b->buffer, "bus.buffer");
+	ckpt_same(k, b->rb_cap, "bus.replay_buffer");
+	ckpt_same(k, (uint32_t)b->half, "half duplex");
+	ckpt_same(k, (uint32_t)b->early, "early mode (sends ahead)");
 	ckpt_mark(k, 0x42550001, "bus FIFOs");
 	for (int d = 0; d < 2; d++)
 		for (int v = 0; v < CXL_NVC; v++)

@@ -38,47 +38,6 @@
 #define MEM_CKPT_FLAGS 0x4d454d32u  /* "MEM2": flag values */
 #define MEM_CKPT_DRAM 0x4d454d33u   /* "MEM3": the DRAM path */
 #define MEM_CKPT_COH 0x4d454d34u    /* "MEM4": the DCOH */
-#define MEM_FLAGMAP_MAX (UINT32_C(1) << 30) /* a bigger saved flag table is damage */
-
-/* A ring of kept events, oldest first; loading, it starts at slot 0. */
-static void ring_ckpt(ckpt *k, evring *r)
-{
-	uint32_t n = ckpt_count(k, r->n, r->cap);
-
-	if (ckpt_loading(k)) {
-		CXL_ASSERT(r->n == 0); /* init keeps nothing */
-		r->head = 0;
-		for (uint32_t i = 0; i < n; i++)
-			r->e[i] = NULL;
-		r->n = n;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		ckpt_event(k, &r->e[(r->head + i) % r->cap]);
-}
-
-/* The flag values: the table as it is (its size, the keys, the values of used slots). */
-static void flagmap_ckpt(ckpt *k, flagmap *f)
-{
-	uint32_t cap = ckpt_count(k, f->cap, MEM_FLAGMAP_MAX);
-
-	if (ckpt_loading(k)) {
-		if (cap & (cap - 1)) {
-			ckpt_fail(k, "memory: a saved flag table of %u slots", cap);
-			return;
-		}
-		flagmap_free(f);
-		if (cap) {
-			f->key = xcalloc(cap, sizeof(*f->key));
-			f->val = xcalloc(cap, sizeof(*f->val));
-		}
-		f->cap = cap;
-	}
-	CKPT(k, f->n);
-	ckpt_bytes(k, f->key, (size_t)cap * sizeof(*f->key));
-	for (uint32_t i = 0; i < cap && !ckpt_failed(k); i++)
-		if (f->key[i])
-			CKPT(k, f->val[i]);
-}
 
 static void parent_ckpt(ckpt *k, mem_parent *pa)
 {
@@ -139,7 +98,7 @@ static void dram_path_ckpt(ckpt *k, mem *m)
 	}
 	dram_ckpt(m->dr, k, tag_ckpt, NULL);
 	for (uint32_t i = 0; i < m->nch && !ckpt_failed(k); i++)
-		ring_ckpt(k, &m->wait[i]);
+		evring_ckpt(&m->wait[i], k);
 	ckpt_bytes(k, m->timer_at, m->nch * sizeof(*m->timer_at));
 	CKPT(k, m->nwait);
 	CKPT(k, m->wait_since);
@@ -164,10 +123,10 @@ void mem__ckpt(sim_comp *c, void *state, ckpt *k)
 	ckpt_mark(k, MEM_CKPT_MARK, "memory");
 	ckpt_bytes(k, m->cr, m->nports * sizeof(*m->cr));
 	for (uint32_t i = 0; i < 2 * m->nports && !ckpt_failed(k); i++)
-		ring_ckpt(k, &m->resp[i]);
+		evring_ckpt(&m->resp[i], k);
 	parts_ckpt(k, m);
 	ckpt_mark(k, MEM_CKPT_FLAGS, "memory: flag values");
-	flagmap_ckpt(k, &m->flagv);
+	flagmap_ckpt(&m->flagv, k);
 	dram_path_ckpt(k, m);
 	ckpt_mark(k, MEM_CKPT_COH, "memory: DCOH");
 	CKPT(k, coh);

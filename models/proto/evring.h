@@ -62,4 +62,23 @@ static inline uint32_t evring_free_all(sim_comp *c, evring *r)
 	return n;
 }
 
+/*
+ * evring_ckpt - save or restore @r's events for a checkpoint (core/ckpt.h),
+ * oldest first; restored, they start at slot 0 (what init kept is freed).
+ */
+static inline void evring_ckpt(evring *r, ckpt *k)
+{
+	uint32_t n = ckpt_count(k, r->n, r->cap);
+
+	if (ckpt_loading(k)) {
+		evring_free_all(k->c, r);
+		r->head = 0;
+		for (uint32_t i = 0; i < n; i++)
+			r->e[i] = NULL;
+		r->n = n;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		ckpt_event(k, &r->e[(r->head + i) % r->cap]);
+}
+
 #endif

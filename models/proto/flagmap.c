@@ -102,3 +102,29 @@ void flagmap_free(flagmap *m)
 	free(m->val);
 	*m = (flagmap){ 0 };
 }
+
+#define FLAGMAP_MAX (UINT32_C(1) << 30) /* slots a checkpoint may hold: more is damage */
+
+void flagmap_ckpt(flagmap *m, ckpt *k)
+{
+	uint32_t cap = ckpt_count(k, m->cap, FLAGMAP_MAX), n = ckpt_count(k, m->n, cap);
+
+	if (ckpt_loading(k)) {
+		if (ckpt_failed(k) || (cap & (cap - 1)) || 4 * (uint64_t)n > 3 * (uint64_t)cap) {
+			ckpt_fail(k, "a saved flag map of %u lines in %u slots", n, cap);
+			return;
+		}
+		flagmap_free(m);
+		if (cap) {
+			m->key = xcalloc(cap, sizeof(*m->key));
+			m->val = xcalloc(cap, sizeof(*m->val));
+		}
+		m->cap = cap;
+		m->n = n;
+	}
+	if (cap)
+		ckpt_bytes(k, m->key, (size_t)cap * sizeof(*m->key));
+	for (uint32_t i = 0; i < cap && !ckpt_failed(k); i++)
+		if (m->key[i])
+			CKPT(k, m->val[i]);
+}

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "core/ckpt.h"
 #include "models/proto/cxl_proto.h" /* the packet encoding: CXL_PKT_FLAG, CXL_PKT_FLAG_LINE */
 
 typedef struct flagmap flagmap;
@@ -30,6 +31,15 @@ struct flagmap {
 	uint32_t cap;    /* slots, a power of two (0 before the first insert) */
 	uint32_t n;      /* lines held */
 };
+
+/*
+ * flagmap_ckpt - save or restore @m for a checkpoint (core/ckpt.h) as its
+ * table: slots, keys, and the values of the held keys only (the others are
+ * never read).  Restored as the same table, not by inserting the pairs
+ * again, so its probe order is exactly the saved one.  A saved table that
+ * is not a power of two or over 3/4 full fails the visitor.
+ */
+void flagmap_ckpt(flagmap *m, ckpt *k);
 
 /* flagmap_get - the value of @line into *@v; return 1, or 0 if it holds none. */
 int flagmap_get(const flagmap *m, uint64_t line, uint16_t *v);

@@ -25,16 +25,6 @@
  */
 #include "models/switch/switch_int.h"
 
-/* same - save @v; loading, fail unless the saved value equals init's @v. */
-static void same(ckpt *k, uint32_t v, const char *what)
-{
-	uint32_t saved = v;
-
-	CKPT(k, saved);
-	if (ckpt_loading(k) && !ckpt_failed(k) && saved != v)
-		ckpt_fail(k, "%s is %u in the checkpoint, %u now", what, saved, v);
-}
-
 /* array - save or restore @n elements of @size bytes at @p. */
 static void array(ckpt *k, void *p, size_t n, size_t size)
 {
@@ -99,9 +89,9 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 
 	(void)c;
 	CXL_ASSERT(s->ntodo == 0);
-	same(k, s->nports, "its port count");
-	same(k, s->buf, "switch.buffer");
-	same(k, (uint32_t)s->ahead, "forwarding ahead (latency, routing, slices, sampling)");
+	ckpt_same(k, s->nports, "its port count");
+	ckpt_same(k, s->buf, "switch.buffer");
+	ckpt_same(k, (uint32_t)s->ahead, "forwarding ahead (latency, routing, slices, sampling)");
 	ckpt_mark(k, 0x53570001, "switch credits");
 	array(k, s->cr, s->nports, sizeof(*s->cr));
 	ckpt_mark(k, 0x53570002, "switch FIFOs");
