@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/integration/run.sh - run every test_* function of every t_*.sh here.
 #
-# Usage: CXLFAB=path/to/cxlfab test/integration/run.sh [PATTERN]
+# Usage: CXLFAB=path/to/cxlfab [CXLFAB_TRACE=path/to/cxlfab-trace] test/integration/run.sh [PATTERN]
+# (both relative to the repository root or absolute; exported absolute)
 # Prints one line per test and a final line "N passed, N failed"; exits 1 if
 # any test failed.  PATTERN (a grep regex) selects tests by "file/test" name,
 # e.g. "t_errors" or "t_output/test_help".
@@ -9,6 +10,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export CXLFAB=$(cd "$root" && realpath "${CXLFAB:-bin/cxlfab}")
+export CXLFAB_TRACE=$(cd "$root" && realpath -m "${CXLFAB_TRACE:-bin/cxlfab-trace}")
 export CONFIGS="$root/configs"
 pattern=${1:-.}
 pass=0; failn=0

@@ -9,6 +9,25 @@ phold_cfg() { printf 'simulation = { end = "%s"; seed = 3; };\nphold = { lps = 6
 test_phold_restart_any_ranks() { phold_cfg 300ns; ckpt_same p.cfg "1ns 90ns 250ns"; }
 test_phold_ring_restart_any_ranks() { phold_cfg 300ns 'neighbours = "ring";'; ckpt_same p.cfg "75ns 200ns"; }
 
+# The issue's matrix: checkpoints at several times on 2 ranks, restarted on
+# 1, 3 and 4 ranks with another partitioner (roundrobin; the runs use the
+# default, block for PHOLD and metis for fabrics): PHOLD, a fabric with
+# coherence, the DDR4 DRAM model and the PCIe replay layer (bit errors), and
+# a trace replay.
+test_restart_on_1_3_4_ranks() {
+	local CK_RANKS="1 3 4"
+	[ -z "${SANITIZE:-}" ] || CK_RANKS="1 2"
+	phold_cfg 300ns
+	ckpt_same p.cfg "40ns 150ns" || return 1
+	ckpt_same "$CONFIGS/sf-policy.cfg" "3us 12us" --set workload.requests=4000 \
+		--set memory.dram.preset=DDR4-3200 --set bus.replay_buffer=4 \
+		--set bus.error_rate=0.01 || return 1
+	"$CXLFAB_TRACE" gen t.cxt --pattern random --records 4000 \
+		--interval 1ns > /dev/null || return 1
+	ckpt_same "$CONFIGS/ring.cfg" "2us 9us" --set workload.pattern=trace \
+		--set workload.trace="$PWD/t.cxt" --set workload.requests=0
+}
+
 # A checkpoint's content does not depend on the ranks that wrote it.
 test_checkpoint_same_on_any_ranks() {
 	phold_cfg 300ns
@@ -47,11 +66,16 @@ test_restart_default_folder() {
 
 # A stop signal writes a checkpoint at the window boundary where the run
 # stops; --restart finishes it with the results of a run never stopped.
-# sig_restart N SIG: the run on N ranks, the restart on the other count.
+# sig_restart N SIG [CONFIG ARGS...]: the run on N ranks, the restart on the
+# other count (default config: a PHOLD run of a few seconds).
 sig_restart() {
 	local n=$1 sig=$2 m=$(( $1 == 1 ? 2 : 1 ))
-	printf 'simulation = { end = "60us"; seed = 5; };\nphold = { lps = 256; };\n' > s.cfg
-	cxl "$n" -q s.cfg -o out 2> err &
+	shift 2
+	if [ $# = 0 ]; then
+		printf 'simulation = { end = "60us"; seed = 5; };\nphold = { lps = 256; };\n' > s.cfg
+		set -- s.cfg
+	fi
+	cxl "$n" -q "$@" -o out 2> err &
 	local pid=$! target
 	started out || { reap $pid; return 1; }
 	sleep 0.5
@@ -68,11 +92,15 @@ sig_restart() {
 	grep -q "continue it with: cxlfab --restart $d" err || fail "no restart hint: $(cat err)" || return 1
 	echo "SIG$sig on $n ranks: $d, restart on $m"
 	cxl "$m" --restart "$d" -q -o r || return 1
-	cxl 1 s.cfg -q -o ref || return 1
+	cxl 1 "$@" -q -o ref || return 1
 	cmp -s <(results ref/stats.json) <(results r/stats.json) || fail "restart after SIG$sig differs"
 }
 test_usr1_checkpoint_restart() { sig_restart 2 USR1; }
 test_term_one_rank_checkpoint_restart() { sig_restart 1 TERM; }
+# a fabric (spine-leaf, 3 s on one rank here) stopped on 2 ranks, finished on 1
+test_usr1_fabric_checkpoint_restart() {
+	sig_restart 2 USR1 "$CONFIGS/spine_leaf.cfg" --set workload.requests=400000 --set simulation.end=5ms
+}
 
 # --- bad checkpoints and options: one line, exit 2 ---
 
