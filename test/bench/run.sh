@@ -16,6 +16,10 @@
 #              configs/spine_leaf.cfg (the make run example)
 #   traces     .cxt decode throughput (test/bench/trace_bench.c) and the size
 #              of the ESF traces in .cxt against gzip -9 of their text
+#   checkpoint rack-4096 at CKPT_END (50us) on 1 rank, CKPT_RUNS (3) rounds: a
+#              whole run, the same with a checkpoint at half-time (its size and
+#              the time to write it against the whole run's loop time), and a
+#              restart from it (wall time; its results must equal the whole run's)
 #   micro      the pending-event set (evq_bench.c) and the snoop filter's
 #              miss path (sf_bench.c), figures only, no targets
 #
@@ -246,6 +250,28 @@ for r in $(seq "$RUNS"); do
 	run spineleaf 1 metis "$r" "$root/configs/spine_leaf.cfg"
 done
 
+# --- checkpoint ------------------------------------------------------------
+CKPT_END=${CKPT_END:-50us}
+CKPT_RUNS=${CKPT_RUNS:-3}
+ckpt_half=$(calc "t = \"$CKPT_END\"; sub(/us$/, \"\", t); printf \"%gus\", t / 2")
+: > "$out/ckpt"
+for r in $(seq "$CKPT_RUNS"); do
+	say "checkpoint $r/$CKPT_RUNS (rack-4096, --end $CKPT_END, checkpoint at $ckpt_half)"
+	rm -rf "$out/ck0" "$out/ck1" "$out/ck2"
+	"$CXLFAB" -q "$rack_cfg" --end "$CKPT_END" -o "$out/ck0" || die "checkpoint bench: whole run failed"
+	"$CXLFAB" "$rack_cfg" --end "$CKPT_END" --checkpoint-at "$ckpt_half" -o "$out/ck1" > "$out/ck1.log" ||
+		die "checkpoint bench: checkpointed run failed"
+	d=$(ls -d "$out"/ck1/checkpoint-*ps)
+	w=$(sed -n 's/.*checkpoint at .* MB, \([0-9.]*\) s).*/\1/p' "$out/ck1.log")
+	"$CXLFAB" -q --restart "$d" -o "$out/ck2" || die "checkpoint bench: restart failed"
+	same=0; cmp -s <(results "$out/ck0/stats.json") <(results "$out/ck2/stats.json") && same=1
+	echo "$r $(num "$out/ck0/stats.json" loop_s) $(num "$out/ck1/stats.json" loop_s) $w $(du -sb "$d" | cut -f1) $(num "$out/ck2/stats.json" wall_s) $same" >> "$out/ckpt"
+done
+ck_med() { awk -v i="$1" '{ print $i }' "$out/ckpt" | median; }
+ck_loop=$(ck_med 2); ck_write=$(ck_med 4); ck_bytes=$(ck_med 5)
+ck_share=$(calc "printf \"%.2f\", 100 * $ck_write / $ck_loop")
+ck_same=$(awk '{ n++; s += $7 } END { printf "%d of %d", s, n }' "$out/ckpt")
+
 # --- traces ----------------------------------------------------------------
 trace_ok=0
 if [ -x "$BENCH_DIR/trace_bench" ] && [ -x "$CXLFAB_TRACE" ]; then
@@ -322,6 +348,7 @@ clean_note() { # "; without the contended rounds 3, 5: 1.80x" when there are any
 	prof_line phold
 	prof_line rack
 	echo "| rack-4096, memory | ≤ 1 GiB peak RSS per rank | $(calc "printf \"%.0f MiB\", $rss_rack_all / 1048576") (largest rank of any run) | $(yes_no "$rss_rack_all <= 1073741824") |"
+	echo "| checkpoint, rack-4096 at $CKPT_END | writing it < 5 % of the run | $(calc "printf \"%.3f s, %.1f MB\", $ck_write, $ck_bytes / 1e6") against a loop of $(calc "printf \"%.1f s\", $ck_loop"): ${ck_share} %; restart = whole run: $ck_same | $(yes_no "$ck_share < 5") |"
 	echo "| rack-4096, 4 and 8 ranks (oversubscribed) | summary and components = the 1-rank run's | $over_ok | $([ "$over_ok" = pass ] && echo met || echo "**missed**") |"
 	if [ "$trace_ok" = 1 ]; then
 		echo "| trace decode | ≥ 20 M records/s on one core | $worst_cpu M per CPU-s ($worst M/s wall), worst synthetic trace, \`next()\` | $(yes_no "$worst_cpu >= 20") |"
@@ -387,6 +414,18 @@ clean_note() { # "; without the contended rounds 3, 5: 1.80x" when there are any
 			$(col "$b" 1 events_per_request | median), $(col "$b" 1 events_per_s | median) / 1e6,
 			$(col "$b" 1 wall_s | median)"
 	done
+	echo
+	echo "## Checkpoint"
+	echo
+	echo "\`configs/rack-4096.cfg --end $CKPT_END\` on 1 rank: a whole run, the same with"
+	echo "\`--checkpoint-at $ckpt_half\`, and \`--restart\` from that checkpoint (1 rank); $CKPT_RUNS rounds."
+	echo "Writing = saving every component and pending event and writing the folder (the"
+	echo "run's own line \`checkpoint at ...: (MB, s)\`). Restart wall s: the whole process"
+	echo "(reading the checkpoint, building, init, restoring, the second half, output)."
+	echo
+	echo "| round | whole run loop s | checkpointed run loop s | writing s | size B | restart wall s | restart = whole run |"
+	echo "|---|---|---|---|---|---|---|"
+	awk '{ printf "| %d | %.2f | %.2f | %.3f | %d | %.2f | %s |\n", $1, $2, $3, $4, $5, $6, $7 == 1 ? "yes" : "**no**" }' "$out/ckpt"
 	if [ "$trace_ok" = 1 ]; then
 		echo
 		echo "## Traces (.cxt)"
