@@ -133,12 +133,18 @@ int cfg__unknown(const cfg *c, const char *where, const char *name,
 {
 	const match m = closest(c, name, want_group);
 	const char *what = want_group ? "group" : "key";
+	char shown[128];
+	size_t len = strlen(name);
 
+	/* a name longer than any key is shown by its start and its length */
+	if (len > 80)
+		snprintf(shown, sizeof(shown), "\"%.60s...\" (%zu characters)", name, len);
+	else
+		snprintf(shown, sizeof(shown), "\"%s\"", name);
 	if (m.s)
-		return cxl_err_set(err, CXL_EINVAL,
-				   "%s: unknown %s \"%s\" (did you mean \"%.*s\"?)",
-				   where, what, name, (int)m.len, m.s);
+		return cxl_err_set(err, CXL_EINVAL, "%s: unknown %s %s (did you mean \"%.*s\"?)",
+				   where, what, shown, (int)m.len, m.s);
 	return cxl_err_set(err, CXL_EINVAL,
-			   "%s: unknown %s \"%s\" (no such %s in any schema; see --help-config)",
-			   where, what, name, what);
+			   "%s: unknown %s %s (no such %s in any schema; see --help-config)",
+			   where, what, shown, what);
 }

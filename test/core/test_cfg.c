@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xmalloc.h"
 #include "test/core/cfg_fixture.h"
 #include "test/core/panic_fixture.h"
 
@@ -142,6 +143,22 @@ START_TEST(test_cfg_unknown_key_no_suggestion)
 {
 	cfgt_expect_file_error("phold = { zzzzzz = 1; };\n",
 			  ":1: unknown key \"phold.zzzzzz\" (no such key in any schema; see --help-config)");
+}
+END_TEST
+
+/* A 100 000-character key is shown by its first 60 characters and its length,
+ * not echoed whole (it was: a 1 MB key made a 1 MB error line, cut by the
+ * message buffer). */
+START_TEST(test_cfg_unknown_key_long_is_shortened)
+{
+	size_t n = 100000;
+	char *text = xmalloc(n + 64);
+	int k = snprintf(text, n + 64, "phold = { ");
+	memset(text + k, 'a', n);
+	snprintf(text + k + n, 64, " = 1; };\n");
+	cfgt_expect_file_error(text, ":1: unknown key \"phold.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" "
+			       "(100006 characters) (no such key in any schema; see --help-config)");
+	free(text);
 }
 END_TEST
 
@@ -705,6 +722,7 @@ static TCase *file_errors_case(void)
 	tcase_add_test(tc, test_cfg_unknown_key_suggestion);
 	tcase_add_test(tc, test_cfg_unknown_key_last_component);
 	tcase_add_test(tc, test_cfg_unknown_key_no_suggestion);
+	tcase_add_test(tc, test_cfg_unknown_key_long_is_shortened);
 	tcase_add_test(tc, test_cfg_unknown_group);
 	tcase_add_test(tc, test_cfg_wrong_type_int);
 	tcase_add_test(tc, test_cfg_wrong_type_float);
