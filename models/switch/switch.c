@@ -68,6 +68,19 @@
  * packets that arrived first); so every send keeps the place it had.  Off
  * (the plain path, unchanged) with slices, adaptive routing, time series,
  * switch.latency = 0, a stop past 2^40 ps or more than 2^20 buffer slots.
+ *
+ * ESF-compatible port occupancy (switch.esf_port_busy, off by default; ESF
+ * switch.hh Switch::sched): the switch is no pipeline but a server per
+ * output port.  A packet is routed and queued when it arrives; when its
+ * output forwards it (as above, round robin, with credits) it starts at
+ * max(now, the port's free time), holds the port switch.latency and
+ * arrives at the bus that much later (sw__esf_start): the delay is both
+ * the port's occupancy per packet, whatever its size, and the latency.
+ * Ports towards hosts and memories are ports like any other.  Waiting for
+ * the port counts as queueing, the delay as switching.  Forwarding ahead is
+ * off; slices are refused.  Statistics, only then: per output port p,
+ * p<p>_esf_wait_ps (time its packets waited for the port) and
+ * p<p>_esf_busy_ps (packets x switch.latency).
  */
 #include "models/switch/switch.h"
 
@@ -102,6 +115,9 @@ static const cfg_key sw_keys[] = {
 	{ "switch.forwarding", CFG_ENUM, "store_and_forward", NULL, NULL,
 	  "store_and_forward|cut_through",
 	  "cut_through: a packet is taken in once its header has crossed the bus (bus.c)" },
+	{ "switch.esf_port_busy", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "ESF-compatible (ESF switch.hh): each output port serves one packet per "
+	  "switch.latency, which is also its latency (no pipeline); needs slices = 1" },
 };
 
 const cfg_schema cxl_switch_schema = {
@@ -166,6 +182,52 @@ static void register_series(sim_comp *c, sw *s)
 	}
 }
 
+/* esf_init - switch.esf_port_busy: every port free at 0, and its statistics. */
+static void esf_init(sim_comp *c, sw *s)
+{
+	char name[32];
+
+	s->port_free = xcalloc(s->nports, sizeof(*s->port_free));
+	s->port_esf_wait = xmalloc(s->nports * sizeof(*s->port_esf_wait));
+	s->port_esf_busy = xmalloc(s->nports * sizeof(*s->port_esf_busy));
+	for (uint32_t p = 0; p < s->nports; p++) {
+		snprintf(name, sizeof(name), "p%u_esf_wait_ps", p);
+		s->port_esf_wait[p] = sim_stat_counter(c, name);
+		snprintf(name, sizeof(name), "p%u_esf_busy_ps", p);
+		s->port_esf_busy[p] = sim_stat_counter(c, name);
+	}
+}
+
+/**
+ * sw__esf_start - see switch_int.h.
+ * @free: IN/OUT the output's free time, ps; @now: hand-over time, ps;
+ * @delay: switch.latency, ps.
+ */
+sim_time sw__esf_start(sim_time *free, sim_time now, sim_time delay)
+{
+	sim_time start = *free > now ? *free : now;
+
+	*free = start + delay;
+	return start;
+}
+
+/*
+ * esf_delay - switch.esf_port_busy: the packet in @ev takes output @o now;
+ * account its wait for the port and the delay, and return the delay of
+ * its send (start - now + latency).
+ */
+static sim_time esf_delay(const sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
+{
+	sim_time now = sim_now(c);
+	sim_time start = sw__esf_start(&s->port_free[o], now, s->latency);
+
+	*s->port_esf_wait[o] += start - now;
+	*s->port_esf_busy[o] += s->latency;
+	cxl_lat_add(&ev->pkt, CXL_LAT_QUEUE, start - now);
+	cxl_lat_add(&ev->pkt, CXL_LAT_SWITCH, s->latency);
+	return start - now + s->latency;
+}
+
 /*
  * order_now - the ordering number of a send made now, in the handled
  * event's phase (forwarding ahead: 40 bits of time, 2 of phase, 22 of count).
@@ -225,7 +287,7 @@ static void send_pkt(sim_comp *c, sw *s, cxl_event *ev, uint16_t port, sim_time 
 static void ahead_init(const sim_comp *c, sw *s)
 {
 	s->stop = sim_stop_time(c);
-	s->ahead = s->slices == 1 && !s->adaptive && !s->ts_wait && s->latency > 0 &&
+	s->ahead = s->slices == 1 && !s->esf && !s->adaptive && !s->ts_wait && s->latency > 0 &&
 		   s->stop < ((sim_time)1 << 40) && (uint64_t)s->nq * s->buf <= (1u << 20);
 	if (!s->ahead)
 		return;
@@ -241,7 +303,6 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	const fab_view *v = fab_view_of(c);
 	fab_view_switch me;
 
-	(void)err;
 	CXL_ASSERT(v);
 	fab_view_switch_of(v, c->id, &me);
 	s->route = me.route;
@@ -256,8 +317,14 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	s->buf = (uint32_t)cfg_int(cf, "switch.buffer");
 	s->latency = cfg_time(cf, "switch.latency");
 	s->adaptive = cfg_enum(cf, "switch.routing") == 1;
+	s->esf = cfg_bool(cf, "switch.esf_port_busy");
+	if (s->esf && s->slices > 1)
+		return cxl_err_set(err, CXL_EINVAL, "%s: switch.esf_port_busy needs switch.slices = 1 "
+				   "(%u slices)", c->name, s->slices);
 	alloc_state(s);
 	register_stats(c, s);
+	if (s->esf)
+		esf_init(c, s);
 	register_series(c, s);
 	ahead_init(c, s);
 	if (!s->ahead) {
@@ -331,8 +398,8 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	grant(c, s, (uint16_t)(q / CXL_NVC), vc, 0, s->ahead ? order_now(c, s) : 0);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
 	/* a slice's internal link is its pipeline (switch.latency) */
-	send_pkt(c, s, ev, (uint16_t)o, 0, o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK,
-		 s->ahead ? order_now(c, s) : 0);
+	send_pkt(c, s, ev, (uint16_t)o, s->esf ? esf_delay(c, s, ev, o) : 0,
+		 o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK, s->ahead ? order_now(c, s) : 0);
 	if (s->in[q].n)
 		list_append(s, head_out(s, q), q);
 }
@@ -501,6 +568,10 @@ static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 		*s->max_occ = s->held;
 	if (s->ahead && try_ahead(c, s, ev))
 		return;
+	if (s->esf) { /* no pipeline: the delay is taken at the output (esf_delay) */
+		enqueue(c, s, ev, route(c, s, ev, 1));
+		return;
+	}
 	if (s->slices > 1) {
 		int internal = ev->dst_port >= s->next_ext;
 		uint32_t o = route(c, s, ev, internal);
@@ -572,6 +643,9 @@ static void sw_finish(sim_comp *c, void *state)
 	free(s->pipe_out);
 	free(s->pipe_in);
 	free(s->ends);
+	free(s->port_free);
+	free(s->port_esf_wait);
+	free(s->port_esf_busy);
 }
 
 const model_ops cxl_switch_ops = {

@@ -6,8 +6,8 @@
  * counts, the FIFOs' storage, statistics, whether it forwards ahead), and
  * the engine restores the statistics (pkts, max_occupancy, p<p>_* ...).
  * Visited, in this order:
- *   shape     nports, buf and ahead, checked equal to init's (a checkpoint
- *             of another config is refused, not misread);
+ *   shape     nports, buf, ahead and esf, checked equal to init's (a
+ *             checkpoint of another config is refused, not misread);
  *   credits   cr[port] towards each bus;
  *   FIFOs     per FIFO q: head, count, then per packet held its event
  *             (kept: ckpt_event) and its output out[q * buf + slot], at
@@ -17,7 +17,8 @@
  *             round robin's), held;
  *   ahead     (only when forwarding ahead) pipe_out, pipe_in, the ring of
  *             ready times `ends` (ehead, en, entries), plain_at/plain_any,
- *             phase, and the send numbering (ord_*, ahead_*).
+ *             phase, and the send numbering (ord_*, ahead_*);
+ *   esf       (only with switch.esf_port_busy) port_free per port.
  * The todo stack is empty between events (serve_wanted drains it), so
  * there is nothing of it to save; saving asserts so.  Packets in the
  * pipeline are pending events (SW_EV_READY, or forwarded ahead): the
@@ -92,6 +93,7 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 	ckpt_same(k, s->nports, "its port count");
 	ckpt_same(k, s->buf, "switch.buffer");
 	ckpt_same(k, (uint32_t)s->ahead, "forwarding ahead (latency, routing, slices, sampling)");
+	ckpt_same(k, (uint32_t)s->esf, "switch.esf_port_busy");
 	ckpt_mark(k, 0x53570001, "switch credits");
 	array(k, s->cr, s->nports, sizeof(*s->cr));
 	ckpt_mark(k, 0x53570002, "switch FIFOs");
@@ -107,6 +109,10 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 	if (s->ahead) {
 		ckpt_mark(k, 0x53570004, "switch forwarding ahead");
 		ahead(k, s);
+	}
+	if (s->esf) {
+		ckpt_mark(k, 0x53570005, "switch ESF port occupancy");
+		array(k, s->port_free, s->nports, sizeof(*s->port_free));
 	}
 	ckpt_mark(k, 0x535700ff, "switch end");
 }

@@ -69,7 +69,22 @@ struct sw {
 	uint64_t ord_sub;       /* sends so far with that time and phase */
 	sim_time ahead_vt;      /* virtual time of the last send made ahead, ps */
 	uint64_t ahead_sub;     /* sends made ahead with that virtual time so far */
+	/* ESF-compatible port occupancy (switch.esf_port_busy; README "ESF-compatible") */
+	int esf;                /* 1: each output port is busy `latency` per packet */
+	sim_time *port_free;    /* [port] time that output is free again, ps (esf) */
+	uint64_t **port_esf_wait; /* [port] stat p<p>_esf_wait_ps: time its packets
+				     waited for the port to be free, ps (esf) */
+	uint64_t **port_esf_busy; /* [port] stat p<p>_esf_busy_ps: time it was busy, ps */
 };
+
+/*
+ * sw__esf_start - ESF's output-port rule (ESF switch.hh Switch::sched): a
+ * packet handed to an output at @now starts at max(@now, *@free) and holds
+ * the port @delay, so *@free becomes start + @delay; it arrives at the
+ * next component at start + @delay.  Returns the start, ps.  Packets are
+ * handed over in event order (FIFO by hand-over time).
+ */
+sim_time sw__esf_start(sim_time *free, sim_time now, sim_time delay);
 
 /* switch_ckpt.c: the model's checkpoint hook (model_ops.ckpt). */
 void sw__ckpt(sim_comp *c, void *state, ckpt *k);

@@ -2,7 +2,8 @@
 # every config runs and gives byte-identical results on 1-4 ranks (with
 # partitions that cut its 1 ps links: METIS would keep them on one rank),
 # shortened; the ESF-compatible bus keys are off by default and do what
-# models/link/README.md says.
+# models/link/README.md says; so does switch.esf_port_busy
+# (models/switch/README.md), and a fig11 config checkpoints and restarts.
 
 # esf_same CFG SETS... : CFG (shortened by SETS) on $RANKS ranks, round-robin
 # partition, results identical to 1 rank's
@@ -25,6 +26,47 @@ test_esf_fig10_identical_across_ranks() {
 	for t in chain tree ring spineleaf full; do
 		esf_same "fig10-$t-16.cfg" workload.requests=40 || return 1
 	done
+}
+
+# fig11: switches whose ports are busy per packet (switch.esf_port_busy),
+# joined by near-ideal buses.
+test_esf_fig11_identical_across_ranks() {
+	for t in chain tree ring spineleaf full; do
+		esf_same "fig11-$t.cfg" workload.requests=60 || return 1
+	done
+}
+
+# A fig11 system checkpointed mid-run (packets waiting for busy ports)
+# restarts on other rank counts with the uninterrupted results: port_free
+# is in the switch's checkpoint hook.
+test_esf_fig11_checkpoint_restart() {
+	ckpt_same "$CONFIGS/esf/fig11-full.cfg" "300ns 1us" --set workload.requests=60
+}
+
+# switch.esf_port_busy: one packet per switch.latency at each output.  In
+# fig11-full (delay 16 ns) every port is busy exactly its packets x 16 ns,
+# and the default pipeline (the key off) is faster under the same load.
+test_esf_port_busy_rule() {
+	local c="$CONFIGS/esf/fig11-full.cfg"
+	cxl 1 -q "$c" -o a --set workload.requests=200 || fail "run failed" || return 1
+	cxl 1 -q "$c" -o b --set workload.requests=200 --set switch.esf_port_busy=false ||
+		fail "run without the key failed" || return 1
+	python3 - a/stats.json b/stats.json <<'PY' || fail "port occupancy rule broken"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+ports = 0
+for name, c in a["components"].items():
+    if not name.startswith("sw"):
+        continue
+    for k, v in c.items():
+        if k.endswith("_esf_busy_ps"):
+            pk = c[k[:-len("_esf_busy_ps")] + "_pkts"]
+            assert v == pk * 16000, (name, k, v, pk)
+            ports += 1
+assert ports == 16 * 17, ports
+assert not any(k.endswith("_esf_busy_ps") for n, c in b["components"].items() for k in c)
+assert b["summary"]["latency_ns"]["mean"] < a["summary"]["latency_ns"]["mean"]
+PY
 }
 
 test_esf_fig1516_identical_across_ranks() {
@@ -63,7 +105,7 @@ test_esf_every_config_covered() {
 	local f
 	for f in "$CONFIGS"/esf/*.cfg; do
 		case $(basename "$f") in
-		fig10-*-16.cfg | fig1516-*.cfg | fig13-*.cfg | fig14-burst*.cfg | fig12-*.cfg | fig17-*.cfg) ;;
+		fig10-*-16.cfg | fig11-*.cfg | fig1516-*.cfg | fig13-*.cfg | fig14-burst*.cfg | fig12-*.cfg | fig17-*.cfg) ;;
 		*) grep -q "$(basename "$f")" "$(dirname "${BASH_SOURCE[0]}")/t_esf.sh" ||
 			fail "$(basename "$f") is not run by t_esf.sh" || return 1 ;;
 		esac
@@ -107,13 +149,18 @@ test_esf_keys_off_by_default() {
 	cxl 1 -q "$CONFIGS/chain.cfg" -o a --set workload.requests=200 || fail "run failed" || return 1
 	cxl 1 -q "$CONFIGS/chain.cfg" -o b --set workload.requests=200 --set bus.esf_frame=0B \
 		--set bus.esf_width=0B --set bus.esf_half_drain=false \
-		--set bus.esf_write_turnaround=false || fail "run with defaults failed" || return 1
+		--set bus.esf_write_turnaround=false --set switch.esf_port_busy=false ||
+		fail "run with defaults failed" || return 1
 	results a/stats.json | cmp -s - <(results b/stats.json) || fail "explicit defaults differ"
-	"$CXLFAB" --help-config 2>&1 | grep -q 'bus.esf_frame' || fail "bus.esf_frame not in --help-config"
+	"$CXLFAB" --help-config 2>&1 | grep -q 'bus.esf_frame' || fail "bus.esf_frame not in --help-config" || return 1
+	"$CXLFAB" --help-config 2>&1 | grep -q 'switch.esf_port_busy' ||
+		fail "switch.esf_port_busy not in --help-config"
 }
 
 test_esf_key_errors() {
 	expect_error 1 ".*bus.esf_width.*esf_frame" "$CONFIGS/chain.cfg" --set bus.esf_width=8B || return 1
 	expect_error 1 ".*bus.esf_frame.*replay_buffer" "$CONFIGS/chain.cfg" --set bus.esf_frame=64B \
 		--set bus.replay_buffer=4 || return 1
+	expect_error 1 ".*switch.esf_port_busy.*slices" "$CONFIGS/chain.cfg" --set switch.esf_port_busy=true \
+		--set switch.slices=2 || return 1
 }
