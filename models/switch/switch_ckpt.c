@@ -108,5 +108,7 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 		ckpt_mark(k, 0x53570004, "switch forwarding ahead");
 		ahead(k, s);
 	}
+	ckpt_mark(k, 0x53570005, "switch credit return");
+	cxl_fc_ckpt(k, &s->fc);
 	ckpt_mark(k, 0x535700ff, "switch end");
 }

@@ -16,6 +16,7 @@
 
 #include "core/sim.h"
 #include "models/fabric/fab_view.h"
+#include "models/proto/cxl_fc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 
@@ -69,6 +70,7 @@ struct sw {
 	uint64_t ord_sub;       /* sends so far with that time and phase */
 	sim_time ahead_vt;      /* virtual time of the last send made ahead, ps */
 	uint64_t ahead_sub;     /* sends made ahead with that virtual time so far */
+	cxl_fc fc;              /* credits held for the buses (bus.credit_batch, cxl_fc.h) */
 };
 
 /* switch_ckpt.c: the model's checkpoint hook (model_ops.ckpt). */
