@@ -144,7 +144,7 @@ sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
  * generation @gen, @lanes lanes and encoding @enc, in ps (rounded up): the
  * spec's UpdateFC latency for 64 B payloads, bus_acknak_symbols(64, ...)
  * symbol times (UpdateFactor = AckFactor), or in flit mode the Ack/Nak
- * target.  Example: gen 3 x1, -1 -> 243 symbols = 246938 ps.
+ * target.  Example: gen 3 x1, -1 -> 243 symbols = 246797 ps.
  */
 sim_time bus_updatefc_latency(unsigned gen, unsigned lanes, enum bus_encoding enc,
 			      int internal_delay);
