@@ -66,7 +66,8 @@ struct cxl_event {
 	uint16_t dst_port; /* port of dst the event arrives on (self-sends: model-defined) */
 	uint16_t kind;     /* model-defined event kind */
 	uint8_t owner;     /* enum cxl_owner */
-	uint8_t pad[3];    /* zero; keeps the header at 32 bytes */
+	uint8_t crd[3];    /* model-defined, zero from the pool: credits a packet carries
+			      back (models/proto/cxl_fc.h); keeps the header at 32 bytes */
 	cxl_packet pkt;    /* payload */
 };
 

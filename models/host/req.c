@@ -285,7 +285,8 @@ static int req_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		sim_progress_work(c, &r->issued, r->requests);
 	if ((rc = req__coh_init(c, r, cf, err)))
 		return rc;
-	cxl_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
+	cxl_fc_init(&r->fc, c->nports, REQ_EV_FC_TIMER);
+	cxl_fc_grant_all_ports(c, (uint16_t)(r->queue > 65535 ? 65535 : r->queue));
 	return 0;
 }
 
@@ -361,6 +362,7 @@ void req__send(sim_comp *c, req *r, uint32_t s, uint8_t vc, uint64_t addr, uint1
 		.opcode = wr ? CXL_OP_MEMWR : CXL_OP_MEMRD, .flags = flags, .aux = aux,
 	};
 	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_fc_piggy(&r->fc, 0, ev);
 	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
@@ -403,6 +405,7 @@ void req__send_posted(sim_comp *c, req *r, uint64_t addr, uint16_t size, uint16_
 		.mclass = CXL_VC_M2S_RWD, .opcode = CXL_OP_MEMWR, .aux = aux,
 	};
 	cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
+	cxl_fc_piggy(&r->fc, 0, ev);
 	cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 }
 
@@ -546,7 +549,9 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	const cxl_packet *p = &ev->pkt;
 
 	CXL_ASSERT(p->pbr_dst == r->pbr && p->tag < r->queue);
-	cxl_grant(c, 0, p->mclass, 1);
+	uint16_t n = cxl_fc_owe(c, &r->fc, 0, p->mclass); /* 1, a full batch, or 0: held */
+	if (n)
+		cxl_grant(c, 0, p->mclass, n);
 	req_slot *s = &r->slot[p->tag];
 	if (s->kind == REQ_WRITEBACK) {
 		if (s->proc != REQ_NOPROC) /* a flush's */
@@ -561,12 +566,20 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	complete(c, r, p->tag, p);
 }
 
+/* fc_send - cxl_fc_send_fn of the requester: held credits back over @port now. */
+static void fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
+{
+	(void)state;
+	sim_send_port(c, ev, port, 0);
+}
+
 static void req_event(sim_comp *c, void *state, cxl_event *ev)
 {
 	req *r = state;
 
 	switch (ev->kind) {
 	case CXL_EV_PKT:
+		cxl_fc_take(&r->cr, ev); /* credits the packet carries */
 		if (ev->pkt.mclass == CXL_VC_S2M_BISNP)
 			req__coh_bisnp(c, r, ev);
 		else if (ev->pkt.mclass == CXL_VC_M2S_RWD && ev->pkt.opcode == CXL_OP_MSI)
@@ -578,7 +591,11 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 		complete(c, r, ev->pkt.tag, NULL);
 		break;
 	case CXL_EV_CREDIT:
+		cxl_fc_on_grant(&r->fc, ev, r->queue > 65535 ? 65535 : r->queue);
 		cxl_credit_apply(&r->cr, ev);
+		break;
+	case REQ_EV_FC_TIMER:
+		cxl_fc_timer(c, &r->fc, ev, fc_send, r);
 		break;
 	case REQ_EV_ISSUE:
 		r->timer_armed = 0;
@@ -606,6 +623,7 @@ static void req_finish(sim_comp *c, void *state)
 	req__prog_finish(c, r);
 	req__coh_finish(c, r);
 	req__trace_finish(r);
+	cxl_fc_destroy(&r->fc);
 	free(r->targets);
 	free(r->devs);
 	free(r->bd_hops);

@@ -107,6 +107,7 @@ void req__ckpt(sim_comp *c, void *state, ckpt *k)
 	CKPT(k, r->next_line);
 	CKPT(k, r->timer_armed);
 	CKPT(k, r->exhausted);
+	cxl_fc_ckpt(k, &r->fc);
 	slots_ckpt(r, k);
 	ckpt_mark(k, TAG_FLAGS, "requester flag lines");
 	flagmap_ckpt(&r->vals, k);

@@ -21,6 +21,7 @@
 
 #include "core/sim.h"
 #include "models/proto/cxl_lat.h"
+#include "models/proto/cxl_fc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/devwin.h"
 #include "models/proto/evring.h"
@@ -35,7 +36,8 @@
 
 /* REQ_EV_PROG: a process's timer (pkt.tag = the process; prog.c);
  * REQ_EV_IRQ: an interrupt's handler is done (pkt.tag = the process; prog.c) */
-enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG, REQ_EV_IRQ };
+enum { REQ_EV_ISSUE = CXL_EV_MODEL, REQ_EV_HIT, REQ_EV_PROG, REQ_EV_IRQ,
+       REQ_EV_FC_TIMER /* batched credits due (cxl_fc.h) */ };
 enum { PAT_STREAM, PAT_RANDOM, PAT_HOTCOLD, PAT_TRACE, PAT_PROGRAM, PAT_CMPI, PAT_RPC };
 enum req_kind { REQ_FREE, REQ_ACCESS, REQ_HIT, REQ_WRITEBACK };
 #define REQ_NOPROC 0xffffu /* req_slot.proc of a transaction no process waits for */
@@ -66,6 +68,7 @@ struct req {
 	uint16_t *devs;           /* PBR ids of the devices it reaches (device window, devwin.h) */
 	uint32_t ndevs;           /* their number */
 	cxl_credits cr;           /* credits towards the bus */
+	cxl_fc fc;                /* credits held for the bus (bus.credit_batch, cxl_fc.h) */
 	uint64_t requests;        /* to issue in total */
 	uint64_t warmup;          /* first requests not measured */
 	sim_time warmup_time;     /* requests issued before this are not measured, ps;

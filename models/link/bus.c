@@ -173,6 +173,18 @@ static const cfg_key bus_keys[] = {
 	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
 	  "Max_Payload_Size: the largest TLP payload a host's uncacheable access uses on this "
 	  "link (a power of two, 128 B - 4 KiB); the bus's own timing does not read it" },
+	{ "bus.credit_batch", CFG_INT, "1", "1", "4096", NULL,
+	  "credit return (UpdateFC-style) at both ends of the link: a receiver returns a VC's "
+	  "freed credits together once this many are held, or at bus.credit_timer; 1 = each at "
+	  "once (off); at most bus.buffer and a switch peer's switch.buffer, capped at a host's "
+	  "or memory's own grant" },
+	{ "bus.credit_timer", CFG_TIME, "0ps", "0ps", NULL, NULL,
+	  "with credit_batch > 1: the longest a freed credit is held before it goes back alone "
+	  "(PCIe UpdateFC rule); 0ps = the spec's UpdateFC latency (the Ack/Nak formula for 64 B: "
+	  "(92 x UpdateFactor / lanes + internal delay) symbol times; flit mode the Ack/Nak target)" },
+	{ "bus.credit_piggyback", CFG_BOOL, "false", NULL, NULL, NULL,
+	  "with credit_batch > 1: held credits also go back on the next packet leaving by that "
+	  "port, up to 15 per VC (CXL flit headers carry credit returns)" },
 };
 
 const cfg_schema cxl_bus_schema = {
@@ -283,6 +295,21 @@ sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
 	return bus_ser_time(gen, 1, enc, sym); /* one byte on one lane = one symbol */
 }
 
+/**
+ * bus_updatefc_latency - the default bus.credit_timer in ps (bus.h): the
+ * spec's UpdateFC latency for 64 B payloads, the Ack/Nak formula with
+ * UpdateFactor = AckFactor, bus_acknak_symbols(64, ...) symbol times; in
+ * flit mode the Ack/Nak target for the width (50-80 ns).
+ * @gen: 1..6; @lanes: 1..16; @enc: encoding; @internal_delay: as there.
+ */
+sim_time bus_updatefc_latency(unsigned gen, unsigned lanes, enum bus_encoding enc,
+			      int internal_delay)
+{
+	if (enc == BUS_ENC_FLIT || (enc == BUS_ENC_AUTO && gen >= 6))
+		return bus_replay_timeout(gen, lanes, enc, internal_delay) / 3;
+	return bus_ser_time(gen, 1, enc, bus_acknak_symbols(CXL_LINE, gen, lanes, internal_delay));
+}
+
 /* --- arrivals -------------------------------------------------------------- */
 
 /* on_pkt - buffer a packet that came in on port @ev->dst_port and wake its transmitter. */
@@ -292,6 +319,8 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 	uint8_t v = ev->pkt.mclass;
 
 	CXL_ASSERT(d < 2 && v < CXL_NVC);
+	int got = cxl_fc_take(&b->cr[d], ev); /* credits for sending out of d, on the packet */
+	uint32_t src = ev->src; /* the first wake may send @ev on */
 	evring *f = &b->q[d][v];
 	if (f->n == f->cap)
 		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
@@ -299,7 +328,9 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 	sim_event_keep(c, ev);
 	evring_push(f, ev);
 	bus__note_queue(c, b, d);
-	bus__tx_wake(c, b, bus__tid(b, d), ev->src);
+	bus__tx_wake(c, b, bus__tid(b, d), src);
+	if (got)
+		bus__tx_wake(c, b, bus__tid(b, 1 - d), src);
 }
 
 /* on_credit - credits from the peer on port p: wake the transmitter sending out of p. */
@@ -308,6 +339,7 @@ static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
 	int p = ev->dst_port;
 
 	CXL_ASSERT(p < 2);
+	cxl_fc_on_grant(&b->fc, ev, b->buffer); /* time 0: does the peer take credits on packets? */
 	cxl_credit_apply(&b->cr[p], ev);
 	bus__tx_wake(c, b, bus__tid(b, 1 - p), ev->src);
 }
@@ -326,6 +358,9 @@ static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 	case BUS_EV_TX_DONE:
 		CXL_ASSERT(ev->dst_port < 2);
 		bus__tx_done(c, b, ev->dst_port, ev);
+		break;
+	case BUS_EV_FC_TIMER:
+		cxl_fc_timer(c, &b->fc, ev, bus__fc_send, b);
 		break;
 	default:
 		bus__replay_event(c, b, ev);
@@ -367,6 +402,31 @@ uint32_t bus_max_payload(const cfg *cf)
 	return (uint32_t)cfg_size(cf, "bus.max_payload");
 }
 
+/*
+ * read_fc - the credit-return keys into @b: the timer resolved (0ps: the
+ * spec's UpdateFC latency, times the iso-bisection slowdown is not applied:
+ * it is a receiver's delay, not wire time).  A batch above bus.buffer (the
+ * credits this bus grants) or with the data-link layer is refused.
+ */
+static int read_fc(bus *b, const cfg *cf, cxl_err *err)
+{
+	b->fc_batch = (uint32_t)cfg_int(cf, "bus.credit_batch");
+	b->fc_timer = cfg_time(cf, "bus.credit_timer");
+	b->fc_piggy = cfg_bool(cf, "bus.credit_piggyback");
+	if (!b->fc_timer)
+		b->fc_timer = bus_updatefc_latency(b->gen, b->lanes, b->enc,
+						   (int)cfg_int(cf, "bus.internal_delay"));
+	if (b->fc_batch > b->buffer)
+		return cfg_error_at(cf, "bus.credit_batch", err,
+				    "a batch of %u credits exceeds bus.buffer = %u, the credits a "
+				    "sender has (expected at most bus.buffer)", b->fc_batch, b->buffer);
+	if (b->fc_batch > 1 && cfg_int(cf, "bus.replay_buffer") > 0)
+		return cfg_error_at(cf, "bus.credit_batch", err,
+				    "batched credits with the data-link layer (expected "
+				    "bus.replay_buffer = 0 or bus.credit_batch = 1)");
+	return 0;
+}
+
 /* read_params - the bus.* keys into @b; 0 or CXL_EINVAL (@err filled). */
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
@@ -396,7 +456,7 @@ static int read_params(bus *b, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "bus.max_payload", err,
 				    "%u bytes is not a power of two (expected 128B, 256B, 512B, "
 				    "1KiB, 2KiB or 4KiB)", mps);
-	return 0;
+	return read_fc(b, cf, err);
 }
 
 static void register_stats(sim_comp *c, bus *b)
@@ -444,6 +504,41 @@ static void fabric_params(const sim_comp *c, bus *b)
 }
 
 /*
+ * fc_init - the bus's credit return (cxl_fc.h): its own two ports batch as
+ * configured; a switch on either side must have room for a batch (its
+ * switch.buffer, the credits it grants the bus), else CXL_EINVAL.  The
+ * time-0 grants carry the batch, timer and piggyback to both nodes.
+ */
+static int fc_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err)
+{
+	const fab_view *v = fab_view_of(c);
+
+	for (int p = 0; p < 2 && v && b->fc_batch > 1; p++) {
+		uint32_t peer = c->ports[p].peer;
+		if (!(fab_view_roles(v, peer) & FAB_ROLE_SWITCH))
+			continue;
+		int64_t sb = cfg_int(sim_cfg_of(c, peer), "switch.buffer");
+		if (b->fc_batch > sb)
+			return cfg_error_at(cf, "bus.credit_batch", err,
+					    "a batch of %u credits exceeds the switch.buffer = %lld "
+					    "of %s's peer (expected at most the switch's buffer)",
+					    b->fc_batch, (long long)sb, c->name);
+	}
+	cxl_fc_init(&b->fc, 2, BUS_EV_FC_TIMER);
+	for (uint16_t p = 0; p < 2; p++) {
+		cxl_fc_setup(&b->fc, p, b->fc_batch, b->fc_timer, b->fc_piggy);
+		cxl_event *ev = sim_event_new(c);
+		ev->kind = CXL_EV_CREDIT;
+		ev->pkt.mclass = CXL_VC_ALL;
+		ev->pkt.aux = (uint16_t)b->buffer;
+		if (b->fc_batch > 1)
+			cxl_fc_mark_grant(ev, b->fc_batch, b->fc_timer, b->fc_piggy);
+		sim_send_port(c, ev, p, 0);
+	}
+	return 0;
+}
+
+/*
  * bus_init - read the parameters, check the two ports, allocate the FIFOs,
  * register statistics, set up the data-link layer (bus_replay.c) and grant
  * bus.buffer credits per VC on both ports.
@@ -473,7 +568,9 @@ static int bus_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	if (rc)
 		goto free_slots;
 	bus__early_init(c, b);
-	cxl_grant_all_ports(c, (uint16_t)b->buffer);
+	rc = fc_init(c, b, cf, err);
+	if (rc)
+		goto free_slots;
 	return 0;
 
 free_slots:
@@ -511,6 +608,7 @@ static void bus_finish(sim_comp *c, void *state)
 	*b->held_end[0] = cxl_credits_total(&b->cr[0]);
 	*b->held_end[1] = cxl_credits_total(&b->cr[1]);
 	*b->queued_end = drop(c, b) + bus__replay_finish(c, b);
+	cxl_fc_destroy(&b->fc);
 	free(b->slots);
 	b->slots = NULL;
 }

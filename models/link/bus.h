@@ -139,4 +139,14 @@ uint32_t bus_acknak_symbols(uint32_t mps, unsigned gen, unsigned lanes, int inte
 sim_time bus_replay_timeout(unsigned gen, unsigned lanes, enum bus_encoding enc,
 			    int internal_delay);
 
+/**
+ * bus_updatefc_latency - the default bus.credit_timer of a bus of
+ * generation @gen, @lanes lanes and encoding @enc, in ps (rounded up): the
+ * spec's UpdateFC latency for 64 B payloads, bus_acknak_symbols(64, ...)
+ * symbol times (UpdateFactor = AckFactor), or in flit mode the Ack/Nak
+ * target.  Example: gen 3 x1, -1 -> 243 symbols = 246797 ps.
+ */
+sim_time bus_updatefc_latency(unsigned gen, unsigned lanes, enum bus_encoding enc,
+			      int internal_delay);
+
 #endif

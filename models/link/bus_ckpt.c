@@ -125,5 +125,7 @@ void bus__ckpt(sim_comp *c, void *state, ckpt *k)
 		dll(k, b, &b->dl[0]);
 		dll(k, b, &b->dl[1]);
 	}
+	ckpt_mark(k, 0x42550005, "bus credit return");
+	cxl_fc_ckpt(k, &b->fc);
 	ckpt_mark(k, 0x425500ff, "bus end");
 }

@@ -33,6 +33,7 @@
 
 #include "core/sim.h"
 #include "models/link/bus.h"
+#include "models/proto/cxl_fc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 
@@ -45,6 +46,7 @@ enum bus_ev_kind {
 					  pkt.opcode = BUS_ACK/BUS_NAK, pkt.addr = k */
 	BUS_EV_REPLAY_TIMER,           /* dst_port = d: d's replay timer (lazy: bus_replay.c) */
 	BUS_EV_ACK_TIMER,              /* dst_port = d: d's ACK timer (lazy) */
+	BUS_EV_FC_TIMER,               /* batched credits due (cxl_fc.h; lazy) */
 };
 
 enum { BUS_DUPLEX_FULL, BUS_DUPLEX_HALF }; /* bus.duplex choices */
@@ -143,6 +145,10 @@ struct bus {
 				     its serialisation starts (bus_tx.c); 0: at its end */
 	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
 				     never ends (early mode) */
+	uint32_t fc_batch;        /* bus.credit_batch: credits returned together; 1: each at once */
+	sim_time fc_timer;        /* bus.credit_timer resolved: longest a credit is held, ps */
+	int fc_piggy;             /* bus.credit_piggyback: credits ride on reverse packets */
+	cxl_fc fc;                /* the bus's own held credits, per port (cxl_fc.h) */
 	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
 	uint64_t *pkts[2];        /* stat pkts_d<d>: TLP transmissions (replays included) */
 	uint64_t *wire[2];        /* stat wire_bytes_d<d>: their bytes, B */
@@ -189,6 +195,9 @@ static inline void bus__note_queue(const sim_comp *c, bus *b, int d)
 
 /* bus_tx.c */
 void bus__early_init(const sim_comp *c, bus *b);
+void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev);
+void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahead,
+		 uint64_t seq);
 void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src);
 void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
 void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);

@@ -36,7 +36,7 @@
  *     keeps its packet (queued_at_end) and sends nothing, as before;
  *   - the order of same-time events at the receivers: a send made ahead
  *     of time carries, as its ordering number (sim_send_port_seq), its
- *     virtual send time (the serialisation's end) x 4 + its rank among the
+ *     virtual send time (the serialisation's end) x 8 + its rank among the
  *     bus's sends with that virtual time (packet, then credit; the other
  *     transmitter's sends with the same end first if it started first), so
  *     two of its events reaching one component at one time are ordered by
@@ -45,7 +45,11 @@
  *     virtual times differ, which keeps that order exact.
  * Early mode is off (the old path, with its end events) with the
  * data-link layer, time series, cut-through peers, bus.latency = 0,
- * bus.header_bytes = 0 (a 0 ps serialisation) or an end beyond 2^62 ps.
+ * bus.header_bytes = 0 (a 0 ps serialisation) or an end beyond 2^60 ps.
+ * Batched credits (bus.credit_batch > 1, cxl_fc.h): a credit held goes
+ * with its batch in the credit's slot, on a packet, or with the timer
+ * (bus__fc_send, slots 4-5 of its time); packets carry the credits held
+ * for the port they leave by.
  *
  * With the data-link layer on, bus_replay.c decides what goes next (DLLP >
  * replay > new TLP) and what happens at the end; this file keeps the
@@ -136,6 +140,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 		ev->pkt.hops++;
 		cxl_lat_add(&ev->pkt, CXL_LAT_SER, tx->span - ser + head);
 		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+		cxl_fc_piggy(&b->fc, (uint16_t)(1 - d), ev);
 		cxl_pkt_send_port(c, ev, (uint16_t)(1 - d), tx->span - ser + head + b->latency,
 				  CXL_LAT_LINK);
 		tx->cur = NULL;
@@ -151,7 +156,7 @@ void bus__early_init(const sim_comp *c, bus *b)
 {
 	b->stop = sim_stop_time(c);
 	b->early = !b->rb_cap && !b->ts_busy[0] && !b->ts_busy[1] && !b->cut[0] && !b->cut[1] &&
-		   b->latency > 0 && b->header > 0 && b->stop < ((sim_time)1 << 62);
+		   b->latency > 0 && b->header > 0 && b->stop < ((sim_time)1 << 60);
 	b->tx[0].vt = b->tx[1].vt = SIM_TIME_MAX;
 }
 
@@ -207,12 +212,47 @@ static void send_ahead(sim_comp *c, bus *b, int t)
 	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
 	cxl_lat_check(&ev->pkt, sim_now(c), tx->span + b->latency);
 	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, c->ports[1 - d].latency);
-	sim_send_port_seq(c, ev, (uint16_t)(1 - d), tx->span + b->latency, end << 2 | rank);
+	cxl_fc_piggy(&b->fc, (uint16_t)(1 - d), ev);
+	sim_send_port_seq(c, ev, (uint16_t)(1 - d), tx->span + b->latency, end << 3 | rank);
+	bus__credit(c, b, d, tx->vc, tx->span, 1, end << 3 | (rank + 1));
+}
+
+/**
+ * bus__credit - the packet of VC @vc that came in on port @d has left its
+ * FIFO: return its credit over @d (cxl_fc_owe: at once, or with its batch,
+ * or held for the timer or a packet), after @delay, numbered @seq if
+ * @ahead (early mode).
+ */
+void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahead,
+		 uint64_t seq)
+{
+	uint16_t n = cxl_fc_owe(c, &b->fc, (uint16_t)d, vc);
+
+	if (!n)
+		return;
 	cxl_event *cr = sim_event_new(c);
 	cr->kind = CXL_EV_CREDIT;
-	cr->pkt.mclass = tx->vc;
-	cr->pkt.aux = 1;
-	sim_send_port_seq(c, cr, (uint16_t)d, tx->span, end << 2 | (rank + 1));
+	cr->pkt.mclass = vc;
+	cr->pkt.aux = n;
+	if (ahead)
+		sim_send_port_seq(c, cr, (uint16_t)d, delay, seq);
+	else
+		sim_send_port(c, cr, (uint16_t)d, delay);
+}
+
+/**
+ * bus__fc_send - cxl_fc_send_fn of the bus: a packed return of held
+ * credits out of @port now; in early mode numbered after every send made
+ * ahead for this time (slots 4-5 of the time's eight, one per port).
+ */
+void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
+{
+	const bus *b = state;
+
+	if (b->early)
+		sim_send_port_seq(c, ev, port, 0, sim_now(c) << 3 | (4u + port));
+	else
+		sim_send_port(c, ev, port, 0);
 }
 
 /*
@@ -298,9 +338,10 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 		ev->pkt.hops++;
 		cxl_lat_until(&ev->pkt, CXL_LAT_SER, sim_now(c));
 		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
+		cxl_fc_piggy(&b->fc, (uint16_t)(1 - d), ev);
 		cxl_pkt_send_port(c, ev, (uint16_t)(1 - d), b->latency, CXL_LAT_LINK);
 	}
-	cxl_grant(c, (uint16_t)d, tx->vc, 1);
+	bus__credit(c, b, d, tx->vc, 0, 0, 0);
 }
 
 /**

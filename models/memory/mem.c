@@ -493,7 +493,8 @@ static int mem_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	m->waiting_end = sim_stat_counter(c, "responses_waiting");
 	m->credits_end = sim_stat_counter(c, "credits_held");
 	m->ts_requests = sim_series(c, "requests", SERIES_SUM);
-	cxl_grant_all_ports(c, (uint16_t)buf);
+	cxl_fc_init(&m->fc, c->nports, MEM_EV_FC_TIMER);
+	cxl_fc_grant_all_ports(c, (uint16_t)buf);
 	return 0;
 }
 
@@ -600,9 +601,12 @@ static void drain(sim_comp *c, mem *m)
 				cxl_event *ev = evring_pop(q);
 				uint8_t vc = ev->pkt.mclass;
 				m->cr[p].n[vc]--;
-				cxl_grant(c, (uint16_t)p,
-					  vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD, 1);
+				uint8_t in = vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
+				uint16_t n = cxl_fc_owe(c, &m->fc, (uint16_t)p, in);
+				if (n) /* 1, a full batch; 0: held, and rides on this response */
+					cxl_grant(c, (uint16_t)p, in, n);
 				cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
+				cxl_fc_piggy(&m->fc, (uint16_t)p, ev);
 				cxl_pkt_send_port(c, ev, (uint16_t)p, 0, CXL_LAT_LINK);
 			}
 		}
@@ -646,12 +650,21 @@ static void respond(sim_comp *c, mem *m, cxl_event *ev)
 		sim_event_free(c, ev);
 }
 
+/* fc_send - cxl_fc_send_fn of the memory: held credits back over @port now. */
+static void fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
+{
+	(void)state;
+	sim_send_port(c, ev, port, 0);
+}
+
 static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 {
 	mem *m = state;
 
 	switch (ev->kind) {
 	case CXL_EV_PKT:
+		if (cxl_fc_take(&m->cr[ev->dst_port], ev)) /* credits the packet carries */
+			drain(c, m);
 		if (ev->pkt.mclass == CXL_VC_M2S_BIRSP && m->coh)
 			dcoh_birsp(m->coh, c, ev);
 		else
@@ -667,7 +680,11 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 	case MEM_EV_DONE:
 		respond(c, m, ev);
 		break;
+	case MEM_EV_FC_TIMER:
+		cxl_fc_timer(c, &m->fc, ev, fc_send, m);
+		break;
 	case CXL_EV_CREDIT:
+		cxl_fc_on_grant(&m->fc, ev, m->buffer);
 		cxl_credit_apply(&m->cr[ev->dst_port], ev);
 		drain(c, m);
 		if (m->coh)
@@ -691,6 +708,7 @@ static void mem_finish(sim_comp *c, void *state)
 	for (uint32_t p = 0; p < m->nports; p++)
 		*m->credits_end += cxl_credits_total(&m->cr[p]);
 	mem__parts_free(c, m);
+	cxl_fc_destroy(&m->fc);
 	flagmap_free(&m->flagv);
 	free(m->cr);
 	free(m->peer_pbr);

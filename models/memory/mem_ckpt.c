@@ -122,6 +122,7 @@ void mem__ckpt(sim_comp *c, void *state, ckpt *k)
 	(void)c;
 	ckpt_mark(k, MEM_CKPT_MARK, "memory");
 	ckpt_bytes(k, m->cr, m->nports * sizeof(*m->cr));
+	cxl_fc_ckpt(k, &m->fc);
 	for (uint32_t i = 0; i < 2 * m->nports && !ckpt_failed(k); i++)
 		evring_ckpt(&m->resp[i], k);
 	parts_ckpt(k, m);

@@ -14,11 +14,13 @@
 #include "core/sim.h"
 #include "models/coherence/dcoh.h"
 #include "models/memory/dram.h"
+#include "models/proto/cxl_fc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 #include "models/proto/flagmap.h"
 
-enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM };
+enum { MEM_EV_DONE = CXL_EV_MODEL, MEM_EV_ARRIVE, MEM_EV_DRAM,
+       MEM_EV_FC_TIMER /* batched credits due (cxl_fc.h) */ };
 /* pkt.flags of a request the device makes itself: a write of dirty data a
    BIRsp brought (pkt.tag = MEM_NO_PARENT), answered by nobody, or one line
    of a request of several (pkt.tag = its parent's slot), answered by the
@@ -47,6 +49,7 @@ enum { DC_HITS, DC_MISSES, DC_CONFLICTS, DC_ACTS, DC_PRES, DC_REFS, DC_RBYTES, D
 typedef struct mem mem;
 struct mem {
 	cxl_credits *cr;        /* [port] credits towards the bus on that port */
+	cxl_fc fc;              /* credits held for the buses (bus.credit_batch, cxl_fc.h) */
 	uint32_t nports;        /* ports: 1, or the heads of a multi-headed device */
 	uint16_t *peer_pbr;     /* [port] PBR id of the requester there (multi-headed) */
 	uint16_t pbr;           /* own PBR id */

@@ -20,6 +20,8 @@
  *   - when a receiver removes a packet from its input buffer (forwards or
  *     consumes it) it returns one credit (CXL_EV_CREDIT, pkt.mclass = v,
  *     pkt.aux = 1) over the port the packet came in on.
+ * With bus.credit_batch > 1 receivers hold freed credits and return them
+ * in batches, by a timer or on packets going the other way (cxl_fc.h).
  * Credits travel over the links like packets, so they take the link
  * latency: a credit loop costs two link latencies, as on real links.  At
  * the end of a run every credit is back home (checked by the models'
@@ -54,6 +56,9 @@ enum cxl_vc {
 	CXL_NVC
 };
 #define CXL_VC_ALL 0xffu /* pkt.mclass of an initial grant: every VC */
+/* pkt.mclass of a packed return (batched credits, cxl_fc.h): 16 bits per VC,
+ * VC 0-3 in pkt.addr (VC v at bits 16v), VC 4-5 in pkt.tag (bits 16(v-4)) */
+#define CXL_VC_PACKED 0xfeu
 
 /* Opcodes used by the data path (CXL 3.x encodings). */
 enum cxl_opcode {
@@ -151,6 +156,12 @@ static inline void cxl_grant_all_ports(sim_comp *c, uint16_t count)
 /* cxl_credit_apply - add the credits carried by @ev to @cr. */
 static inline void cxl_credit_apply(cxl_credits *cr, const cxl_event *ev)
 {
+	if (ev->pkt.mclass == CXL_VC_PACKED) {
+		for (int v = 0; v < CXL_NVC; v++)
+			cr->n[v] += (uint16_t)(v < 4 ? ev->pkt.addr >> (16 * v) :
+					       ev->pkt.tag >> (16 * (v - 4)));
+		return;
+	}
 	if (ev->pkt.mclass == CXL_VC_ALL) {
 		for (int v = 0; v < CXL_NVC; v++)
 			cr->n[v] += ev->pkt.aux;

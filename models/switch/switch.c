@@ -94,7 +94,7 @@
 #include "models/fabric/fab_view.h"
 #include "models/switch/switch_int.h"
 
-enum { SW_EV_READY = CXL_EV_MODEL };
+enum { SW_EV_READY = CXL_EV_MODEL, SW_EV_FC_TIMER /* batched credits due (cxl_fc.h) */ };
 #define NONE UINT32_MAX
 
 /* Ordering phases of the sends at one time (forwarding ahead, see above). */
@@ -259,21 +259,37 @@ static uint64_t order_ahead(sw *s, sim_time vt)
 /* grant - one credit of VC @vc back over @port after @delay, numbered @seq when ahead. */
 static void grant(sim_comp *c, sw *s, uint16_t port, uint8_t vc, sim_time delay, uint64_t seq)
 {
+	uint16_t n = cxl_fc_owe(c, &s->fc, port, vc); /* 1, a full batch, or 0: held */
+
+	if (!n)
+		return;
 	if (!s->ahead) {
-		cxl_grant(c, port, vc, 1);
+		cxl_grant(c, port, vc, n);
 		return;
 	}
 	cxl_event *ev = sim_event_new(c);
 	ev->kind = CXL_EV_CREDIT;
 	ev->pkt.mclass = vc;
-	ev->pkt.aux = 1;
+	ev->pkt.aux = n;
 	sim_send_port_seq(c, ev, port, delay, seq);
+}
+
+/* fc_send - cxl_fc_send_fn of the switch: a packed return of held credits out of @port now. */
+static void fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
+{
+	sw *s = state;
+
+	if (s->ahead)
+		sim_send_port_seq(c, ev, port, 0, order_now(c, s));
+	else
+		sim_send_port(c, ev, port, 0);
 }
 
 /* send_pkt - packet @ev out of @port after @delay (accounted), numbered @seq when ahead. */
 static void send_pkt(sim_comp *c, sw *s, cxl_event *ev, uint16_t port, sim_time delay,
 		     enum cxl_lat cat, uint64_t seq)
 {
+	cxl_fc_piggy(&s->fc, port, ev); /* credits held for @port ride along (cxl_fc.h) */
 	if (!s->ahead) {
 		cxl_pkt_send_port(c, ev, port, delay, cat);
 		return;
@@ -327,8 +343,9 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		esf_init(c, s);
 	register_series(c, s);
 	ahead_init(c, s);
+	cxl_fc_init(&s->fc, c->nports, SW_EV_FC_TIMER);
 	if (!s->ahead) {
-		cxl_grant_all_ports(c, (uint16_t)s->buf);
+		cxl_fc_grant_all_ports(c, (uint16_t)s->buf);
 		return 0;
 	}
 	s->phase = PH_LOWER;
@@ -337,6 +354,7 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 		ev->kind = CXL_EV_CREDIT;
 		ev->pkt.mclass = CXL_VC_ALL;
 		ev->pkt.aux = (uint16_t)s->buf;
+		ev->pkt.flags = CXL_FC_PIGGY;
 		sim_send_port_seq(c, ev, (uint16_t)p, 0, order_now(c, s));
 	}
 	return 0;
@@ -562,6 +580,8 @@ static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
 static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 {
 	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
+	if (cxl_fc_take(&s->cr[ev->dst_port], ev)) /* credits the packet carries */
+		want(s, ev->dst_port);
 	if (s->ahead)
 		retire_ahead(c, s);
 	if (++s->held > *s->max_occ)
@@ -606,8 +626,12 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 		break;
 	}
 	case CXL_EV_CREDIT:
+		cxl_fc_on_grant(&s->fc, ev, s->buf);
 		cxl_credit_apply(&s->cr[ev->dst_port], ev);
 		want(s, ev->dst_port);
+		break;
+	case SW_EV_FC_TIMER:
+		cxl_fc_timer(c, &s->fc, ev, fc_send, s);
 		break;
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
@@ -646,6 +670,7 @@ static void sw_finish(sim_comp *c, void *state)
 	free(s->port_free);
 	free(s->port_esf_wait);
 	free(s->port_esf_busy);
+	cxl_fc_destroy(&s->fc);
 }
 
 const model_ops cxl_switch_ops = {

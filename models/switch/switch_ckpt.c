@@ -114,5 +114,7 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 		ckpt_mark(k, 0x53570005, "switch ESF port occupancy");
 		array(k, s->port_free, s->nports, sizeof(*s->port_free));
 	}
+	ckpt_mark(k, 0x53570006, "switch credit return");
+	cxl_fc_ckpt(k, &s->fc);
 	ckpt_mark(k, 0x535700ff, "switch end");
 }

@@ -16,6 +16,7 @@
 
 #include "core/sim.h"
 #include "models/fabric/fab_view.h"
+#include "models/proto/cxl_fc.h"
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 
@@ -75,6 +76,7 @@ struct sw {
 	uint64_t **port_esf_wait; /* [port] stat p<p>_esf_wait_ps: time its packets
 				     waited for the port to be free, ps (esf) */
 	uint64_t **port_esf_busy; /* [port] stat p<p>_esf_busy_ps: time it was busy, ps */
+	cxl_fc fc;              /* credits held for the buses (bus.credit_batch, cxl_fc.h) */
 };
 
 /*

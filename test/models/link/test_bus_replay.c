@@ -102,6 +102,18 @@ START_TEST(test_bus_replay_acknak_matches_spec_tables)
 }
 END_TEST
 
+/* The default bus.credit_timer: UpdateFC latency for 64 B (link-reference §4). */
+START_TEST(test_bus_updatefc_latency_hand_values)
+{
+	/* floor(92 x 1.4) + 115 = 243 symbols of 1.015625 ns, rounded up */
+	ck_assert_uint_eq(bus_updatefc_latency(3, 1, BUS_ENC_AUTO, -1), 246797);
+	/* floor(17.25) + 115 = 132 symbols of 0.25390625 ns */
+	ck_assert_uint_eq(bus_updatefc_latency(5, 16, BUS_ENC_AUTO, -1), 33516);
+	/* flit mode: the Ack/Nak target */
+	ck_assert_uint_eq(bus_updatefc_latency(6, 16, BUS_ENC_AUTO, -1), 50000);
+}
+END_TEST
+
 /* Replay timeouts for 64 B payloads, by hand from link-reference §4. */
 START_TEST(test_bus_replay_timeout_hand_values)
 {
@@ -432,6 +444,7 @@ Suite *bus_replay_suite(void)
 
 	tcase_add_test(ar, test_bus_replay_acknak_matches_spec_tables);
 	tcase_add_test(ar, test_bus_replay_timeout_hand_values);
+	tcase_add_test(ar, test_bus_updatefc_latency_hand_values);
 	tcase_add_test(off, test_bus_replay_off_registers_nothing);
 	tcase_add_test(win, test_bus_replay_window_one_immediate_acks);
 	tcase_add_test(win, test_bus_replay_window_one_ack_timer);
