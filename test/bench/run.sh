@@ -236,7 +236,8 @@ det_rack=$(awk '$1 == "rack" { n++; s += $15 } END { printf "%d of %d", s, n }' 
 # --- events per request ----------------------------------------------------
 # batched credit return (issue 16; off by default, models/link/README.md): the
 # setting whose summaries equal the option off on 42 of the 48 golden variants it
-# accepts (the other 6 move by at most 0.25 %; 5 refuse it: a buffer below 16, PHOLD)
+# accepts (in the other 6 bandwidth and mean and p99 latency move by at most 0.05 %,
+# maxima by up to 2.9 %; 5 refuse it: a buffer below 16, PHOLD)
 fc_args=(--set bus.credit_batch=16 --set bus.credit_timer=2us --set bus.credit_piggyback=true)
 ring_args=()
 if [ -f "$ESF_TRACES/BTree-mini.trace" ] && [ -x "$CXLFAB_TRACE" ]; then
