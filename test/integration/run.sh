@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 export CXLFAB=$(cd "$root" && realpath "${CXLFAB:-bin/cxlfab}")
 export CXLFAB_TRACE=$(cd "$root" && realpath -m "${CXLFAB_TRACE:-bin/cxlfab-trace}")
+[ -z "${MPI_FAULTS:-}" ] || export MPI_FAULTS=$(cd "$root" && realpath -m "$MPI_FAULTS")
 export CONFIGS="$root/configs"
 pattern=${1:-.}
 pass=0; failn=0
