@@ -40,6 +40,7 @@
 #include "core/ckpt_dir.h"
 #include "core/cli.h"
 #include "core/engine.h"
+#include "core/memest.h"
 #include "core/output.h"
 #include "core/profile.h"
 #include "core/sim.h"
@@ -288,6 +289,79 @@ static int check_init(app *a, cxl_err *err)
 	return rc;
 }
 
+/* @b as "12.3 MiB" (1024-based, one decimal) into @buf[32]. */
+static const char *mib(uint64_t b, char *buf)
+{
+	if (b >= (1ull << 30))
+		snprintf(buf, 32, "%.1f GiB", (double)b / (double)(1ull << 30));
+	else
+		snprintf(buf, 32, "%.1f MiB", (double)b / (double)(1ull << 20));
+	return buf;
+}
+
+/* Ranks of this job on this node (Open MPI, MPICH, Slurm; 1 if none says). */
+static int local_ranks(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+					    "SLURM_NTASKS_PER_NODE" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		long n = v ? strtol(v, NULL, 10) : 0;
+		if (n > 0)
+			return (int)n;
+	}
+	return 1;
+}
+
+/* The memory a rank may use: simulation.mem_per_rank, else MemAvailable / local ranks. */
+static uint64_t mem_limit(const app *a, char *how, size_t n)
+{
+	uint64_t set = cfg_size(a->cf, "simulation.mem_per_rank"), avail;
+	char sz[32];
+	int local = local_ranks();
+
+	if (set) {
+		snprintf(how, n, "simulation.mem_per_rank");
+		return set;
+	}
+	avail = memest_available();
+	mib(avail, sz);
+	snprintf(how, n, "MemAvailable %s / %d rank%s on this node", sz, local,
+		 local > 1 ? "s" : "");
+	return avail / (uint64_t)local;
+}
+
+/*
+ * The memory estimate for @nranks ranks of map @rank_of (NULL: all on rank
+ * 0, as --check initialises them): printed by rank 0 when @print; past the
+ * limit, when @refuse, an error naming the key to change (exit 2).
+ */
+static int mem_check(const app *a, int nranks, const int32_t *rank_of, int print, int refuse,
+		     cxl_err *err)
+{
+	memest m;
+	char est[32], kb[32], lim[32], how[128];
+
+	memest_compute(&a->g, a->cf, a->sys->shared_bytes ? a->sys->shared_bytes(a->sys_data) : 0,
+		       a->sys->comp_bytes, a->sys_data, nranks, rank_of, &m);
+	uint64_t limit = mem_limit(a, how, sizeof(how));
+	mib(m.bytes, est);
+	mib(m.kind_bytes, kb);
+	mib(limit, lim);
+	if (print && a->rank == 0)
+		printf("  estimated memory: %s per rank on %d rank%s (largest component kind: %s, "
+		       "%s, from key %s); limit %s (%s)\n", est, nranks, nranks > 1 ? "s" : "",
+		       m.kind[0] ? m.kind : "none", kb, m.key[0] ? m.key : "-", lim, how);
+	if (!refuse || !limit || m.bytes <= limit)
+		return 0;
+	const char *key = m.key[0] ? m.key : "simulation.mem_per_rank";
+	return cfg_error_at(a->cf, key, err, "the estimated peak memory of rank %d, %s (%s of "
+			    "it in %s components, sized by %s), exceeds the %s a rank may use (%s); "
+			    "lower %s, run on more ranks, or set simulation.mem_per_rank",
+			    m.worst, est, kb, m.kind, key, lim, how, key);
+}
+
 /* --check [--dot FILE]: rank 0 describes the system; the others only agree. */
 static int check(app *a, cxl_err *err)
 {
@@ -295,6 +369,8 @@ static int check(app *a, cxl_err *err)
 		print_check(a);
 	fflush(stdout);
 	int rc = agree(a, err);
+	if (!rc)
+		rc = mem_check(a, 1, NULL, 1, 1, err);
 	if (!rc)
 		rc = check_init(a, err);
 	if (rc || a->rank != 0)
@@ -458,8 +534,10 @@ static int partition_only(app *a, cxl_err *err)
 	if (a->rank != 0)
 		return 0;
 	part_report_compute(&r, &a->g, n, a->rank_of, a->part->name);
-	if (!a->opt.quiet)
+	if (!a->opt.quiet) {
 		part_report_print(&r, stdout);
+		mem_check(a, n, a->rank_of, 1, 0, err);
+	}
 	rc = output_file(a->outdir, "partition.json", part_report_json, &r, err);
 	if (!rc && !a->opt.quiet)
 		printf("  written to %s/partition.json\n", a->outdir);
@@ -733,7 +811,7 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 		return cxl_err_set(err, CXL_EINVAL, "--profile-ranks: the profile runs on one rank "
 				   "(start it without mpirun), not %d", a->nranks);
 	if ((rc = partition(a, a->nranks, err)) || (rc = agree_partition(a, err)) ||
-	    (rc = open_output(a, err)))
+	    (rc = mem_check(a, a->nranks, a->rank_of, 0, 1, err)) || (rc = open_output(a, err)))
 		return rc;
 	return simulate(a, err);
 }

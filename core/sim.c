@@ -159,7 +159,6 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	return e;
 }
 
-static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc);
 
 /*
  * The finish hooks of the first @n local components: after a failed init,
@@ -185,7 +184,7 @@ static int init_models(sim_engine *e, cxl_err *err)
 	e->now = 0;
 	for (k = 0; k < e->nlocal && !rc; k++) {
 		sim_comp *c = &e->comps[k];
-		rc = c->ops->init(c, c->state, comp_cfg(e->cf, &e->g->comp[c->id]), &local);
+		rc = c->ops->init(c, c->state, sim__comp_cfg(e->cf, &e->g->comp[c->id]), &local);
 	}
 	uint32_t done = rc ? k - 1 : k; /* components whose init succeeded */
 	if (e->nranks > 1) {
@@ -489,8 +488,8 @@ static const char *override_name(const graph_comp *gc, char *buf, size_t n)
 	return buf;
 }
 
-/* The configuration component @gc sees. */
-static const cfg *comp_cfg(const cfg *cf, const graph_comp *gc)
+/* sim__comp_cfg - the configuration component @gc sees (also core/memest.c). */
+const cfg *sim__comp_cfg(const cfg *cf, const graph_comp *gc)
 {
 	char buf[256];
 
@@ -561,7 +560,7 @@ const cfg *sim_cfg_of(const sim_comp *c, uint32_t id)
 	const sim_graph *g = c->eng->g;
 
 	CXL_ASSERT(id < g->ncomp);
-	return comp_cfg(c->eng->cf, &g->comp[id]);
+	return sim__comp_cfg(c->eng->cf, &g->comp[id]);
 }
 
 int sim_check_overrides(const sim_graph *g, const cfg *cf, cxl_err *err)
@@ -668,6 +667,10 @@ static const cfg_key sim_keys[] = {
 	{ "simulation.checkpoint_period", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "write a checkpoint every this much simulated time into OUT/checkpoint-<t>ps/ "
 	  "(continue one with --restart; see also --checkpoint-at); 0ps = off" },
+	{ "simulation.mem_per_rank", CFG_SIZE, "0B", "0B", NULL, NULL,
+	  "memory a rank may use (a batch job's share, e.g. --mem-per-cpu x cpus per task): "
+	  "a run and --check refuse when the estimate of a rank's peak exceeds it; 0B = "
+	  "MemAvailable of /proc/meminfo shared by the job's ranks on the node" },
 	{ "simulation.sample_period", CFG_TIME, "0ps", "0ps", NULL, NULL,
 	  "statistics over time: every component's time series per period of this length in "
 	  "timeseries.csv, fabric totals in timeseries_summary.csv; 0ps = off" },

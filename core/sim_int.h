@@ -78,6 +78,8 @@ struct sim_engine {
 void sim__process(sim_engine *e, sim_time until);
 /* sim__deliver - xport callback: queue an event received from another rank. */
 void sim__deliver(void *ctx, const cxl_event *ev);
+/* sim__comp_cfg - the config component @gc sees: cfg_for() with its overrides. */
+const cfg *sim__comp_cfg(const cfg *cf, const graph_comp *gc);
 /* sim__progress - print a progress line if a second has passed since the last. */
 void sim__progress(sim_engine *e);
 /* sim__wall - monotonic wall clock, seconds. */

@@ -191,6 +191,7 @@ void stats_set_free(stats_set *s)
 				free(c->e[j]->name);
 		}
 		free(c->e);
+		free(c->index);
 	}
 	for (size_t k = 0; k < s->nchunks; k++)
 		free(s->chunks[k]);
@@ -209,14 +210,67 @@ size_t stats_comp_add(stats_set *s, uint32_t id)
 	return s->n++;
 }
 
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h;
+}
+
+/* Entry @name of @c, or NULL: a scan below STATS_INDEX_MIN entries, else the index. */
+static stats_entry *lookup(const stats_comp *c, const char *name)
+{
+	if (!c->index) {
+		for (size_t j = 0; j < c->n; j++)
+			if (!strcmp(c->e[j]->name, name))
+				return c->e[j];
+		return NULL;
+	}
+	for (uint32_t i = name_hash(name) & c->index_mask; c->index[i];
+	     i = (i + 1) & c->index_mask)
+		if (!strcmp(c->e[c->index[i] - 1]->name, name))
+			return c->e[c->index[i] - 1];
+	return NULL;
+}
+
+/* Put entry @j of @c into its index (which has a free slot). */
+static void index_put(stats_comp *c, size_t j)
+{
+	uint32_t i = name_hash(c->e[j]->name) & c->index_mask;
+
+	while (c->index[i])
+		i = (i + 1) & c->index_mask;
+	c->index[i] = (uint32_t)j + 1;
+}
+
+/* Index the newest entry of @c, (re)building the index at most half full. */
+static void index_add(stats_comp *c)
+{
+	if (c->n < STATS_INDEX_MIN)
+		return;
+	if (c->index && 2 * c->n <= (size_t)c->index_mask + 1) {
+		index_put(c, c->n - 1);
+		return;
+	}
+	size_t slots = 64;
+	while (slots < 4 * c->n)
+		slots *= 2;
+	free(c->index);
+	c->index = xcalloc(slots, sizeof(*c->index));
+	c->index_mask = (uint32_t)(slots - 1);
+	for (size_t j = 0; j < c->n; j++)
+		index_put(c, j);
+}
+
 static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 			      enum stats_kind kind)
 {
 	stats_comp *c = &s->c[ci];
 
-	for (size_t j = 0; j < c->n; j++)
-		if (!strcmp(c->e[j]->name, name))
-			CXL_PANIC("component %u registers stat \"%s\" twice", c->id, name);
+	if (lookup(c, name))
+		CXL_PANIC("component %u registers stat \"%s\" twice", c->id, name);
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 8;
 		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
@@ -231,6 +285,7 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 	e->kind = kind;
 	stats_hist_init(&e->h);
 	c->e[c->n++] = e;
+	index_add(c);
 	return e;
 }
 
@@ -391,8 +446,5 @@ const stats_comp *stats_find(const stats_set *t, uint32_t id)
 
 const stats_entry *stats_get(const stats_comp *c, const char *name)
 {
-	for (size_t j = 0; j < c->n; j++)
-		if (!strcmp(c->e[j]->name, name))
-			return c->e[j];
-	return NULL;
+	return lookup(c, name);
 }

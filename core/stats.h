@@ -7,7 +7,9 @@
  * increment, or stats_hist_add()).  Names must be string literals (or live
  * as long as the registry) unless the set owns its names (owns_names: the
  * engine's registry copies them, so models may build names such as per-port
- * ones).  A component may not register one name twice.
+ * ones).  A component may not register one name twice.  Registration and
+ * stats_get() are O(1) expected: a component's names are hashed once it has
+ * STATS_INDEX_MIN entries.
  *
  * Histogram: log-linear (HdrHistogram style, 3 significant digits).  Values
  * below 2^STATS_SUB_BITS (1024) have a bucket each and are exact; the values
@@ -88,7 +90,14 @@ struct stats_comp {
 	size_t n;             /* entries */
 	size_t cap;           /* capacity of e */
 	stats_entry **e;      /* entries in registration order (pointers stable) */
+	uint32_t *index;      /* open-addressing hash of the names: slot = entry + 1, 0 free;
+				 NULL below STATS_INDEX_MIN entries (a scan is as fast) */
+	uint32_t index_mask;  /* slots of index - 1 (a power of two, at most half full) */
 };
+
+/* Entries of a component from which its names are hashed (a switch of 2048
+ * ports has 6144: scanning them made registration quadratic in the radix). */
+#define STATS_INDEX_MIN 16
 
 /* A rank's registry, or rank 0's merged table: the same structure. */
 typedef struct stats_set stats_set;
@@ -192,7 +201,7 @@ int stats_table_sort(stats_set *t, cxl_err *err);
 
 /* stats_find - component with id @id in a sorted table, or NULL. */
 const stats_comp *stats_find(const stats_set *t, uint32_t id);
-/* stats_get - entry @name of @c, or NULL. */
+/* stats_get - entry @name of @c, or NULL; O(1) expected. */
 const stats_entry *stats_get(const stats_comp *c, const char *name);
 
 #endif

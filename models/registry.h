@@ -45,6 +45,9 @@ typedef sim_time sys_drain_fn(const cfg *cf);
 typedef void sys_report_fn(const cfg *cf, const sim_graph *g, const stats_set *table,
 			   FILE *out, FILE *warn);
 typedef uint64_t sys_requests_fn(const cfg *cf, const sim_graph *g, const stats_set *table);
+typedef uint64_t sys_comp_bytes_fn(const void *sys, const cfg *cf, const sim_graph *g,
+				   uint32_t comp, const char **key);
+typedef uint64_t sys_shared_bytes_fn(const void *sys);
 
 typedef struct sys_builder sys_builder;
 struct sys_builder {
@@ -69,6 +72,11 @@ struct sys_builder {
 	sys_requests_fn *requests; /* optional: requests completed in the whole run (warm-up
 				      included), from the merged table: the denominator
 				      of run.events_per_request (NULL: no such key) */
+	sys_comp_bytes_fn *comp_bytes; /* optional: bytes component comp's state will hold at
+				      its peak, from its config view @cf alone (before any
+				      init), and in *key the key that sizes most of it;
+				      core/memest.h sums them per rank */
+	sys_shared_bytes_fn *shared_bytes; /* optional: bytes every rank holds (the description) */
 	const char *partitioner;   /* the default --partition (NULL: block) */
 	const char *not_runnable;  /* NULL, or why this system cannot be simulated yet */
 };

@@ -230,6 +230,12 @@ void fab_report(const cfg *cf, const sim_graph *g, const stats_set *table, FILE 
 /* fab_write_series_summary - timeseries_summary.csv of a fabric run (fab_series.c). */
 void fab_write_series_summary(const sim_graph *g, const series_set *t, FILE *f);
 
+/* fab_estimate_comp - bytes component @comp will hold at its peak (fab_estimate.c). */
+uint64_t fab_estimate_comp(const fabric *f, const cfg *cf, const sim_graph *g, uint32_t comp,
+			   const char **key);
+/* fab_estimate_shared - bytes every rank holds: the fabric and its routing tables. */
+uint64_t fab_estimate_shared(const fabric *f);
+
 /* fab_write_dot - the fabric for Graphviz (buses drawn as edges). */
 void fab_write_dot(const fabric *f, FILE *out);
 

@@ -2,11 +2,12 @@
  * models/fabric/fab_route.h - PBR routing tables: per switch, destination PBR id ->
  * every minimal egress port (design §5).
  *
- * Built by BFS over the switch graph from each edge switch (a switch with
- * endpoints attached): a port of switch s is minimal towards edge switch t
- * if the switch behind it is one hop closer to t; at t itself the port is
- * the edge port of the destination endpoint.  Distances count switch-to-
- * switch hops; every connection counts one.
+ * A port of switch s is minimal towards edge switch t (a switch with
+ * endpoints attached) if the switch behind it is one hop closer to t; at t
+ * itself the port is the edge port of the destination endpoint.  Distances
+ * count switch-to-switch hops; every connection counts one.  They come from
+ * BFS over the graph of twin classes (switches with the same neighbours), so
+ * the build is near-linear in connections (fab_route.c).
  *
  * Layout, per switch s (sets deduplicated per switch, so a leaf of a
  * spine-leaf fabric holds one set "all spines" plus one per local endpoint):
@@ -52,6 +53,9 @@ struct fab_route {
 	uint32_t nports;       /* entries of ports */
 	uint32_t max_hops;     /* most switch-to-switch hops between two edge switches */
 	uint64_t multipath;    /* (switch, destination) pairs with more than one port */
+	uint32_t nclass;       /* twin classes of switches the build found (see fab_route.c) */
+	uint64_t build_work;   /* steps the build took (adjacency entries, ports scanned,
+				  (switch, edge switch) pairs); tests bound it */
 };
 
 /**

@@ -448,6 +448,17 @@ static void series_summary(const cfg *cf, const sim_graph *g, const series_set *
 	fab_write_series_summary(g, t, f);
 }
 
+static uint64_t comp_bytes(const void *sys, const cfg *cf, const sim_graph *g, uint32_t comp,
+			   const char **key)
+{
+	return fab_estimate_comp(sys, cf, g, comp, key);
+}
+
+static uint64_t shared_bytes(const void *sys)
+{
+	return fab_estimate_shared(sys);
+}
+
 const sys_builder sys_fabric = {
 	.name = "fabric",
 	.group = "topology",
@@ -463,6 +474,8 @@ const sys_builder sys_fabric = {
 	.drain = drain,
 	.report = report,
 	.requests = fab_requests_completed,
+	.comp_bytes = comp_bytes,
+	.shared_bytes = shared_bytes,
 	/* block balances components, not events: rack-4096 on 2 ranks gets
 	   1.35-1.42x with block, 2.1-2.5x with metis */
 	.partitioner = "metis",

@@ -214,18 +214,43 @@ static uint32_t scale(uint64_t v, uint64_t max)
 	return max ? 1 + (uint32_t)((v * (FAB_WEIGHT_SCALE - 1)) / max) : 1;
 }
 
-/* Name of connection @c's bus: "a-b", with ".k" for the k-th parallel one. */
-static void bus_name(const fabric *f, uint32_t c, char *buf, size_t n)
+/*
+ * The parallel index of every connection: how many earlier ports of its node
+ * a lead to its node b (0 for the first).  One pass over a's ports with a
+ * per-peer count; a scan of a's earlier ports per connection was quadratic
+ * in the radix (a 4096-port spine: 90% of fab_finish at 4096 x 1024).
+ */
+static uint32_t *parallel_index(const fabric *f)
+{
+	uint32_t *par = xmalloc((f->nconn ? f->nconn : 1) * sizeof(*par));
+	uint32_t *seen = xmalloc((f->nnode ? f->nnode : 1) * sizeof(*seen));
+	uint32_t *count = xmalloc((f->nnode ? f->nnode : 1) * sizeof(*count));
+
+	for (uint32_t n = 0; n < f->nnode; n++)
+		seen[n] = UINT32_MAX;
+	for (uint32_t n = 0; n < f->nnode; n++)
+		for (uint32_t p = 0; p < f->node[n].nports; p++) {
+			uint32_t c = f->adj[f->node[n].adj + p], b = fab_peer(f, n, p);
+			if (seen[b] != n) {
+				seen[b] = n;
+				count[b] = 0;
+			}
+			if (f->conn[c].a == n && f->conn[c].aport == p)
+				par[c] = count[b];
+			count[b]++;
+		}
+	free(seen);
+	free(count);
+	return par;
+}
+
+/* Name of connection @c's bus: "a-b", with ".k" for the k-th parallel one (@par). */
+static void bus_name(const fabric *f, uint32_t c, const uint32_t *par, char *buf, size_t n)
 {
 	const fab_conn *k = &f->conn[c];
-	uint32_t par = 0;
 
-	for (uint32_t p = 0; p < k->aport; p++) {
-		const fab_conn *o = &f->conn[f->adj[f->node[k->a].adj + p]];
-		par += (o->a == k->b || o->b == k->b);
-	}
-	if (par)
-		snprintf(buf, n, "%s-%s.%u", f->node[k->a].name, f->node[k->b].name, par);
+	if (par[c])
+		snprintf(buf, n, "%s-%s.%u", f->node[k->a].name, f->node[k->b].name, par[c]);
 	else
 		snprintf(buf, n, "%s-%s", f->node[k->a].name, f->node[k->b].name);
 }
@@ -265,6 +290,7 @@ static void add_slices(fabric *f, uint32_t n, const model_ops *ops, uint32_t w,
 static void emit_graph(fabric *f, const uint64_t *node_load, sim_graph *g)
 {
 	uint64_t maxn = 0, maxc = 0;
+	uint32_t *par = parallel_index(f);
 	char name[256];
 
 	for (uint32_t n = 0; n < f->nnode; n++)
@@ -289,7 +315,7 @@ static void emit_graph(fabric *f, const uint64_t *node_load, sim_graph *g)
 			fab_conn *k = &f->conn[f->adj[nd->adj + p]];
 			if ((k->a == n ? k->b : k->a) > n)
 				continue; /* emitted with the later node */
-			bus_name(f, f->adj[nd->adj + p], name, sizeof(name));
+			bus_name(f, f->adj[nd->adj + p], par, name, sizeof(name));
 			k->bus = graph_add_comp(g, fab_kinds[FAB_BUS].ops, name, scale(k->traffic, maxn));
 			uint32_t w = scale(k->traffic, maxc);
 			sim_time lat = f->latency_of ? f->latency_of(f->latency_ctx, name)
@@ -302,6 +328,7 @@ static void emit_graph(fabric *f, const uint64_t *node_load, sim_graph *g)
 				       (uint16_t)(k->bport / sb), lat, w);
 		}
 	}
+	free(par);
 }
 
 int fab_finish(fabric *f, sim_graph *g, cxl_err *err)
