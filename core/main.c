@@ -73,6 +73,7 @@ struct app {
 	char *cfg_text;           /* the effective config (cfg_dump), for checkpoints */
 	size_t cfg_len;           /* its length */
 	char last_ckpt[4200];     /* the last checkpoint written ("" if none) */
+	char no_ckpt[512];        /* why this run cannot write checkpoints ("" if it can) */
 };
 
 /*
@@ -572,8 +573,8 @@ static void print_interrupted(const app *a, const sim_rank_info *info)
 	if (a->last_ckpt[0])
 		fprintf(stderr, "cxlfab: continue it with: cxlfab --restart %s\n", a->last_ckpt);
 	else
-		fprintf(stderr, "cxlfab: no checkpoint was written (this system cannot be "
-			"checkpointed: see --checkpoint-at)\n");
+		fprintf(stderr, "cxlfab: no checkpoint was written (%s)\n",
+			a->no_ckpt[0] ? a->no_ckpt : "no event was left before the end");
 }
 
 static void print_setup(const app *a, const sim_engine *e)
@@ -666,7 +667,8 @@ static int ckpt_setup(app *a, cxl_err *err)
 	sim_time period = cfg_time(a->cf, "simulation.checkpoint_period");
 	sim_time stop = stime_add_sat(cfg_time(a->cf, "simulation.end"),
 				      a->sys->drain ? a->sys->drain(a->cf) : 0);
-	const char *why = a->opt.nckpt ? "--checkpoint-at" : "simulation.checkpoint_period";
+	const char *why = a->opt.nckpt ? "--checkpoint-at" :
+			  period ? "simulation.checkpoint_period" : "a checkpoint at a stop signal";
 	int asked = a->opt.nckpt || period;
 	cxl_err local = { 0 };
 	int rc = sim_can_checkpoint(&a->g, why, &local);
@@ -677,6 +679,8 @@ static int ckpt_setup(app *a, cxl_err *err)
 				 "(simulation.sample_period) yet: their state is not saved", why);
 	if (!rc && a->opt.nprof)
 		rc = cxl_err_set(&local, CXL_EINVAL, "%s: not with --profile-ranks", why);
+	if (rc && !asked)
+		snprintf(a->no_ckpt, sizeof(a->no_ckpt), "%s", local.msg);
 	if (rc)
 		return asked ? cxl_err_set(err, local.code, "%s", local.msg) : 0;
 	for (int i = 0; i < a->opt.nckpt; i++)
