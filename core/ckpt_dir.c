@@ -217,6 +217,8 @@ void ckpt_image_free(ckpt_image *img)
 	free(img->rec_len);
 	free(img->evs);
 	free(img->nev);
+	free(img->aggr);
+	free(img->aggr_len);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -364,13 +366,18 @@ static int index_file(ckpt_image *img, int f, const char *path, const manifest *
 		img->rec_len[id] = (size_t)len;
 		r.off += (size_t)len;
 	}
-	uint64_t nev = 0;
+	uint64_t nev = 0, alen = 0;
 	pack_get(&r, &nev, sizeof(nev));
-	if (r.bad || nev > (r.n - r.off) / sizeof(cxl_event) ||
-	    r.off + nev * sizeof(cxl_event) != r.n)
+	if (r.bad || nev > (r.n - r.off) / sizeof(cxl_event))
 		return cxl_err_set(err, CXL_EINVAL, "%s: its pending events are damaged", path);
 	img->evs[f] = body + r.off;
 	img->nev[f] = nev;
+	r.off += (size_t)nev * sizeof(cxl_event);
+	pack_get(&r, &alen, sizeof(alen));
+	if (r.bad || alen != r.n - r.off)
+		return cxl_err_set(err, CXL_EINVAL, "%s: its time-series part is damaged", path);
+	img->aggr[f] = body + r.off;
+	img->aggr_len[f] = (size_t)alen;
 	return 0;
 }
 
@@ -411,6 +418,8 @@ int ckpt_dir_read(const char *dir, ckpt_image *img, cxl_err *err)
 	img->body_len = xcalloc((size_t)m.files, sizeof(*img->body_len));
 	img->evs = xcalloc((size_t)m.files, sizeof(*img->evs));
 	img->nev = xcalloc((size_t)m.files, sizeof(*img->nev));
+	img->aggr = xcalloc((size_t)m.files, sizeof(*img->aggr));
+	img->aggr_len = xcalloc((size_t)m.files, sizeof(*img->aggr_len));
 	img->rec = xcalloc(img->ncomp, sizeof(*img->rec));
 	img->rec_len = xcalloc(img->ncomp, sizeof(*img->rec_len));
 	for (int f = 0; f < m.files && !rc; f++) {

@@ -44,6 +44,8 @@ struct ckpt_image {
 	size_t *rec_len;           /* and its length */
 	const unsigned char **evs; /* per file: its pending events (96 bytes each) */
 	uint64_t *nev;             /* per file: how many */
+	const unsigned char **aggr; /* per file: its time-series aggregates (packed) */
+	size_t *aggr_len;          /* and their length (0: sampling off) */
 };
 typedef struct ckpt_image ckpt_image;
 

@@ -11,10 +11,16 @@
  *       cxl_rng          random stream (key and counter: the key checks the seed)
  *       u32 entries      then per registered statistic: u16 n + name, u8
  *                        kind, u64 value (counter) or a packed histogram
+ *       its time series  (sampling on: series_ckpt_comp(), core/series.c)
  *       u32 MARK_MODEL   then what the model's ckpt hook visits (ckpt.h)
  *       u32 MARK_END
  *   u64 events, then each pending event of the rank's queue, 96 bytes
- *   (owner and the free-list union are not meaningful on disk).
+ *   (owner and the free-list union are not meaningful on disk);
+ *   u64 n, then n bytes: the rank's time-series aggregates (the per-period
+ *   latency histograms its components share, series_hists_pack(); 0 bytes
+ *   with sampling off).  Aggregates belong to a rank, not to a component:
+ *   a restart adds every file's to rank 0's (bucket counts add, so the
+ *   merge at the end is the one of the run never stopped).
  * Nothing depends on the partition: a record is the component's own and an
  * event is found by its destination, so a checkpoint restores on any
  * number of ranks.
@@ -24,7 +30,6 @@
  * component's record is read over what init set, then the pending events
  * whose destination is local are queued.  The ranks agree on the outcome
  * (one collective) and the lowest failing rank's message is reported.
- * Time series are not saved (main.c refuses checkpoints with them on).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +88,8 @@ static void save_record(sim_engine *e, sim_comp *c, pack_w *w)
 	PACK_PUT(w, c->send_seq);
 	PACK_PUT(w, c->rng);
 	save_stats(e, c, w);
+	if (e->series.period)
+		series_ckpt_comp(&e->series, c->id, &k);
 	PACK_PUT(w, (uint32_t)MARK_MODEL);
 	if (c->ops->ckpt)
 		c->ops->ckpt(c, c->state, &k);
@@ -116,6 +123,12 @@ void sim_engine_save(sim_engine *e, sim_time cut, pack_w *w)
 		evq_push(&e->q, all[i]);
 	}
 	free(all);
+	size_t at = w->n;
+	PACK_PUT(w, (uint64_t)0);
+	if (e->series.period)
+		series_hists_pack(&e->series, w);
+	uint64_t len = w->n - at - sizeof(uint64_t);
+	memcpy(w->p + at, &len, sizeof(len));
 }
 
 /* --- restoring ---------------------------------------------------------- */
@@ -195,6 +208,10 @@ static void load_record(sim_engine *e, sim_comp *c, const unsigned char *p, size
 	c->rng = rng;
 	if (load_stats(e, c, &r, k))
 		return;
+	if (e->series.period)
+		series_ckpt_comp(&e->series, c->id, k);
+	if (ckpt_failed(k))
+		return;
 	pack_get(&r, &mark, sizeof(mark));
 	if (r.bad || mark != MARK_MODEL) {
 		ckpt_fail(k, "damaged before its model's state");
@@ -253,6 +270,11 @@ int sim_engine_restore(sim_engine *e, const ckpt_image *img, cxl_err *err)
 	}
 	if (!rc)
 		rc = load_events(e, img, &local);
+	for (int f = 0; !rc && e->rank == 0 && f < img->nfiles; f++)
+		if (img->aggr_len[f] && (!e->series.period ||
+					 series_hists_add(&e->series, img->aggr[f], img->aggr_len[f])))
+			rc = cxl_err_set(&local, CXL_EINVAL, "%s: the time-series histograms of "
+					 "file %d do not restore", img->dir, f);
 	if (!rc) {
 		e->window_end = e->last_time = img->cut;
 		e->resumed_at = img->cut;

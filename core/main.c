@@ -674,9 +674,6 @@ static int ckpt_setup(app *a, cxl_err *err)
 	int rc = sim_can_checkpoint(&a->g, why, &local);
 	char ts[STIME_FMT_LEN], te[STIME_FMT_LEN];
 
-	if (!rc && cfg_time(a->cf, "simulation.sample_period"))
-		rc = cxl_err_set(&local, CXL_EINVAL, "%s: not with time series "
-				 "(simulation.sample_period) yet: their state is not saved", why);
 	if (!rc && a->opt.nprof)
 		rc = cxl_err_set(&local, CXL_EINVAL, "%s: not with --profile-ranks", why);
 	if (rc && !asked)

@@ -550,3 +550,110 @@ const series_hist *series_hist_find(const series_set *t, const char *name)
 {
 	return hist_lookup(t, name);
 }
+
+/* --- checkpoints (core/ckpt.h, core/ckpt_engine.c) --------------------- */
+
+/**
+ * series_ckpt_comp - the series of component @id, saved or restored by
+ * visitor @k: per series (registration order) its name and kind, then its
+ * current period, accumulator, level and the cells so far.  Restoring,
+ * the names must be those init registered.
+ */
+void series_ckpt_comp(series_set *s, uint32_t id, ckpt *k)
+{
+	series_comp *c = (series_comp *)series_find(s, id);
+	uint32_t n = ckpt_count(k, c ? (uint32_t)c->n : 0, c ? (uint32_t)c->n : 0);
+
+	if (ckpt_loading(k) && !ckpt_failed(k) && n != (c ? c->n : 0)) {
+		ckpt_fail(k, "%u time series saved, %zu registered", n, c ? c->n : 0);
+		return;
+	}
+	for (uint32_t j = 0; j < n && !ckpt_failed(k); j++) {
+		series *x = c->s[j];
+		char name[256];
+		uint8_t kind = x->kind;
+		uint16_t nl = (uint16_t)strnlen(x->name, sizeof(name) - 1);
+		memcpy(name, x->name, nl);
+		CKPT(k, nl);
+		if (nl >= sizeof(name)) {
+			ckpt_fail(k, "a time series name of %u bytes", nl);
+			return;
+		}
+		ckpt_bytes(k, name, nl);
+		name[nl] = '\0';
+		CKPT(k, kind);
+		if (ckpt_loading(k) && !ckpt_failed(k) && (strcmp(name, x->name) || kind != x->kind)) {
+			ckpt_fail(k, "time series %s saved where %s is registered", name, x->name);
+			return;
+		}
+		CKPT(k, x->lo);
+		CKPT(k, x->acc);
+		CKPT(k, x->level);
+		CKPT(k, x->since);
+		CKPT(k, x->k);
+		uint32_t cells = ckpt_count(k, x->n, UINT32_MAX);
+		if (ckpt_loading(k) && !ckpt_failed(k)) {
+			if (cells > x->cap) {
+				x->v = xrealloc(x->v, (size_t)cells * sizeof(*x->v));
+				x->cap = cells;
+			}
+			if (x->cap)
+				memset(x->v, 0, (size_t)x->cap * sizeof(*x->v));
+			x->n = cells;
+		}
+		ckpt_bytes(k, x->v, (size_t)cells * sizeof(*x->v));
+	}
+}
+
+/*
+ * series_hists_pack - append @s's aggregates (name, periods held, then each
+ * period's histogram) to @w: a rank's share, added to rank 0's on restart.
+ */
+void series_hists_pack(const series_set *s, pack_w *w)
+{
+	PACK_PUT(w, (uint32_t)s->nh);
+	for (size_t i = 0; i < s->nh; i++) {
+		const series_hist *h = s->h[i];
+		uint16_t nl = (uint16_t)strlen(h->name);
+		PACK_PUT(w, nl);
+		pack_put(w, h->name, nl);
+		PACK_PUT(w, h->n);
+		for (uint32_t p = 0; p < h->n; p++)
+			stats_hist_pack(w, &h->p[p]);
+	}
+}
+
+/*
+ * series_hists_add - add the aggregates series_hists_pack() wrote (@n bytes
+ * at @p) to @s's, period by period (bucket counts add: the merge of the
+ * end is unchanged).  Returns 0, or -1 on bytes that do not parse.
+ */
+int series_hists_add(series_set *s, const void *p, size_t n)
+{
+	pack_r r = { .p = p, .n = n };
+	uint32_t nh = 0;
+	char name[65536];
+
+	pack_get(&r, &nh, sizeof(nh));
+	for (uint32_t i = 0; i < nh && !r.bad; i++) {
+		uint16_t nl = 0;
+		uint32_t np = 0;
+		pack_get(&r, &nl, sizeof(nl));
+		pack_get(&r, name, nl);
+		name[r.bad ? 0 : nl] = '\0';
+		pack_get(&r, &np, sizeof(np));
+		if (r.bad)
+			break;
+		series_hist *h = series_hist_get(s, name);
+		hist_reserve(h, np);
+		for (uint32_t k = 0; k < np && !r.bad; k++) {
+			stats_hist tmp;
+			stats_hist_init(&tmp);
+			stats_hist_unpack(&r, &tmp);
+			if (!r.bad)
+				stats_hist_merge(&h->p[k], &tmp);
+			stats_hist_free(&tmp);
+		}
+	}
+	return r.bad || r.off != r.n ? -1 : 0;
+}

@@ -58,7 +58,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/ckpt.h"
 #include "core/err.h"
+#include "core/pack.h"
 #include "core/stats.h"
 #include "core/stime.h"
 
@@ -251,5 +253,11 @@ const series_comp *series_find(const series_set *t, uint32_t id);
 const series *series_get(const series_comp *c, const char *name);
 /* series_hist_find - aggregate @name of a table, or NULL. */
 const series_hist *series_hist_find(const series_set *t, const char *name);
+
+/* Checkpoints (series.c): a component's series through the visitor, a rank's
+ * aggregates packed and added to rank 0's on restart. */
+void series_ckpt_comp(series_set *s, uint32_t id, ckpt *k);
+void series_hists_pack(const series_set *s, pack_w *w);
+int series_hists_add(series_set *s, const void *p, size_t n);
 
 #endif

@@ -134,7 +134,8 @@ reap() {
 # ranks with a checkpoint at each of TIMES ("20ns 1us"), whose results must
 # be the same; then each checkpoint restarts on each rank count of CK_RANKS
 # (default 1 and 3; 1 and 2 under the sanitizers) with the roundrobin
-# partitioner, each giving the same results again.
+# partitioner, each giving the same results again (stats.json's summary and
+# components, and the time series files when sampling is on).
 ckpt_same() {
 	local cfg=$1 times=$2 at=() t d np n=0
 	shift 2
@@ -154,6 +155,10 @@ ckpt_same() {
 			cmp -s <(results ck_ref/stats.json) <(results ck_r/stats.json) ||
 				{ diff <(results ck_ref/stats.json) <(results ck_r/stats.json) | head -20
 				  fail "$cfg: restart of $d on $np ranks differs from the whole run"; return 1; }
+			for t in timeseries.csv timeseries_summary.csv; do # time series, when sampled
+				[ ! -e "ck_ref/$t" ] || cmp -s "ck_ref/$t" "ck_r/$t" ||
+					fail "$cfg: restart of $d on $np ranks: $t differs" || return 1
+			done
 		done
 	done
 }
