@@ -159,7 +159,6 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	return e;
 }
 
-
 /*
  * The finish hooks of the first @n local components: after a failed init,
  * the components that did initialise release what their init took (the
