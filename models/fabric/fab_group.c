@@ -45,7 +45,8 @@ static uint32_t group_of_set(fabric *f, gtab *t, const uint16_t *set, uint32_t n
 				t->cap_pool = 2 * (t->npool + n);
 				t->pool = xrealloc(t->pool, t->cap_pool * sizeof(*t->pool));
 			}
-			memcpy(t->pool + t->npool, set, n * sizeof(*set));
+			if (n) /* an empty set may come with no pool yet (NULL) */
+				memcpy(t->pool + t->npool, set, n * sizeof(*set));
 			t->start[g] = t->npool;
 			t->npool += n;
 			t->start[g + 1] = t->npool;
@@ -53,7 +54,7 @@ static uint32_t group_of_set(fabric *f, gtab *t, const uint16_t *set, uint32_t n
 		}
 		g--;
 		if (t->hash[g] == h && t->start[g + 1] - t->start[g] == n &&
-		    !memcmp(t->pool + t->start[g], set, n * sizeof(*set)))
+		    (!n || !memcmp(t->pool + t->start[g], set, n * sizeof(*set))))
 			return g;
 	}
 }
