@@ -96,9 +96,8 @@ static void save_record(sim_engine *e, sim_comp *c, pack_w *w)
 	PACK_PUT(w, (uint32_t)MARK_END);
 }
 
-void sim_engine_save(sim_engine *e, sim_time cut, pack_w *w)
+void sim_engine_save(sim_engine *e, pack_w *w)
 {
-	(void)cut;
 	PACK_PUT(w, e->nlocal);
 	for (uint32_t i = 0; i < e->nlocal; i++) {
 		sim_comp *c = &e->comps[i];

@@ -103,11 +103,11 @@ void sim_engine_run(sim_engine *e);
 
 /*
  * Checkpoints (core/ckpt_engine.c; the file side is core/ckpt_dir.h).
- * sim_engine_save - append this rank's share of a checkpoint at @cut (every
+ * sim_engine_save - append this rank's share of a checkpoint (every
  * local component's record, the pending events; format in ckpt_engine.c)
  * to @w.  Only inside a sim_ckpt_fn.
  */
-void sim_engine_save(sim_engine *e, sim_time cut, pack_w *w);
+void sim_engine_save(sim_engine *e, pack_w *w);
 
 typedef struct ckpt_image ckpt_image;
 /*

@@ -640,7 +640,7 @@ static int write_ckpt(void *ctx, sim_engine *e, sim_time cut, cxl_err *err)
 	uint64_t ev = sim_engine_events(e) + (a->rank == 0 ? a->img.events : 0);
 	char name[64], ts[STIME_FMT_LEN];
 
-	sim_engine_save(e, cut, &w);
+	sim_engine_save(e, &w);
 	size_t bytes = a->nranks > 1 ? (size_t)xport_sum_u64(w.n) : w.n;
 	int rc = ckpt_dir_write(a->outdir, cut, a->rank, a->nranks, a->g.ncomp,
 				(uint64_t)cfg_int(a->cf, "simulation.seed"), ev, w.p, w.n,

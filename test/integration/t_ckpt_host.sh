@@ -17,14 +17,6 @@ fi
 
 # (ckpt_same, cxl, fail, expect_error: lib.sh)
 
-# ck NAME CFG TIMES ARGS... : ckpt_same in a folder of its own (its outputs
-# and checkpoint folders would otherwise meet the next call's); files the
-# config names are given by absolute path, as a restart runs from there.
-ck() {
-	local d=$1; shift
-	mkdir -p "$d" && (cd "$d" && ckpt_same "$@")
-}
-
 ROOT=$(cd "$CONFIGS/.." && pwd)
 TR=${CXLFAB_TRACE:-bin/cxlfab-trace}
 case $TR in /*) ;; *) TR=$ROOT/$TR ;; esac
@@ -32,10 +24,10 @@ case $TR in /*) ;; *) TR=$ROOT/$TR ;; esac
 test_ckpt_host_patterns_on_chain_and_spine_leaf() {
 	local p
 	for p in stream:40us random:3us hotcold:20us; do
-		ck "c1${p%:*}" "$CONFIGS/chain.cfg" "${p#*:}" --set workload.pattern=${p%:*} \
+		ckpt_same "$CONFIGS/chain.cfg" "${p#*:}" --set workload.pattern=${p%:*} \
 			--set workload.read_ratio=0.7 || return 1
 	done
-	ck c2 "$CONFIGS/spine_leaf.cfg" "5us 30us" --set workload.pattern=hotcold \
+	ckpt_same "$CONFIGS/spine_leaf.cfg" "5us 30us" --set workload.pattern=hotcold \
 		--set workload.read_ratio=0.5 --set workload.issue_interval=50ns
 }
 
@@ -45,9 +37,9 @@ test_ckpt_host_trace_replay() {
 	"$TR" gen t.cxt --pattern random --records 3000 --read-ratio 0.6 --interval 1ns \
 		--block-records 256 --size 200 > /dev/null || return 1
 	local a=(--set workload.pattern=trace --set workload.trace="$PWD/t.cxt" --set workload.requests=0)
-	ck c3 "$CONFIGS/ring.cfg" "20us" "${a[@]}" || return 1
-	ck c4 "$CONFIGS/ring.cfg" "1500ns" "${a[@]}" --set workload.replay=timed || return 1
-	ck c5 "$CONFIGS/ring.cfg" "7us" "${a[@]}" --set workload.trace_hosts=each \
+	ckpt_same "$CONFIGS/ring.cfg" "20us" "${a[@]}" || return 1
+	ckpt_same "$CONFIGS/ring.cfg" "1500ns" "${a[@]}" --set workload.replay=timed || return 1
+	ckpt_same "$CONFIGS/ring.cfg" "7us" "${a[@]}" --set workload.trace_hosts=each \
 		--set workload.trace_region=1GiB --set workload.queue=4
 }
 
@@ -63,8 +55,8 @@ test_ckpt_host_trace_changed_is_refused() {
 }
 
 test_ckpt_host_caches_and_snoops() {
-	ck c6 "$CONFIGS/sf-policy.cfg" "2us 20us" --set workload.requests=8000 || return 1
-	ck c7 "$CONFIGS/esf-validation.cfg" "3us" --set workload.pattern=hotcold \
+	ckpt_same "$CONFIGS/sf-policy.cfg" "2us 20us" --set workload.requests=8000 || return 1
+	ckpt_same "$CONFIGS/esf-validation.cfg" "3us" --set workload.pattern=hotcold \
 		--set workload.requests=3000 --set host.cache.size=16KiB --set workload.shared=true \
 		--set memory.dcoh.entries=256 --set workload.read_ratio=0.5
 }
@@ -86,17 +78,17 @@ workload = { pattern = "program"; queue = 16; };
 EOF
 	local p0='repeat 15,mark begin w,store 0 2KiB,flushopt 0 2KiB,fence,set_flag 65536 1 nt,uc_store 8192 1KiB,nt_load 16384 512,atomic 32768,mark end w 2048'
 	local p1='repeat 15,wait_flag 65536 1,load 0 2KiB,uc_load 8192 1KiB,compute 100ns,flush 0 2KiB,set_flag 131072 2,atomic 32768'
-	ck c8 "$PWD/prog.cfg" "1us 4us 9us" --set "workload[host0].program=$p0" \
+	ckpt_same "$PWD/prog.cfg" "1us 4us 9us" --set "workload[host0].program=$p0" \
 		--set "workload[host1].program=$p1"
 }
 
 test_ckpt_host_cmpi() {
 	local c=(--set workload.pattern=cmpi --set host.cores=2 --set host.cache.size=64KiB)
-	ck c9 "$CONFIGS/cmpi-pool.cfg" "15us" "${c[@]}" --set workload.cmpi.measure=latency \
+	ckpt_same "$CONFIGS/cmpi-pool.cfg" "15us" "${c[@]}" --set workload.cmpi.measure=latency \
 		--set workload.cmpi.min_size=64B --set workload.cmpi.max_size=1KiB \
 		--set workload.cmpi.iterations=3 --set workload.cmpi.warmup=1 || return 1
 	# two-sided: 32 KiB messages in 3 chunks of 16 KiB cells, queues 2 deep (full waits)
-	ck c10 "$CONFIGS/cmpi-pool.cfg" "40us" "${c[@]}" --set workload.cmpi.op=sendrecv \
+	ckpt_same "$CONFIGS/cmpi-pool.cfg" "40us" "${c[@]}" --set workload.cmpi.op=sendrecv \
 		--set workload.cmpi.window=2 --set workload.cmpi.min_size=32KiB \
 		--set workload.cmpi.max_size=32KiB --set workload.cmpi.cell=16KiB \
 		--set workload.cmpi.depth=2 --set workload.cmpi.iterations_large=2 \
@@ -104,10 +96,10 @@ test_ckpt_host_cmpi() {
 }
 
 test_ckpt_host_rpc() {
-	ck c11 "$CONFIGS/coherent-rpc.cfg" "20us 100us" --set workload.rpc.count=30 || return 1
-	ck c12 "$CONFIGS/coherent-rpc.cfg" "30us 100us" --set workload.rpc.transport=coherent \
+	ckpt_same "$CONFIGS/coherent-rpc.cfg" "20us 100us" --set workload.rpc.count=30 || return 1
+	ckpt_same "$CONFIGS/coherent-rpc.cfg" "30us 100us" --set workload.rpc.transport=coherent \
 		--set workload.rpc.count=30 || return 1
-	ck c13 "$CONFIGS/coherent-rpc.cfg" "60us 400us" --set workload.rpc.transport=dma \
+	ckpt_same "$CONFIGS/coherent-rpc.cfg" "60us 400us" --set workload.rpc.transport=dma \
 		--set workload.rpc.completion=interrupt --set workload.rpc.count=5 \
 		--set workload.rpc.dma_setup=1us
 }
@@ -115,7 +107,7 @@ test_ckpt_host_rpc() {
 # simulation.warmup 500 ns, end 3 us: checkpoints before the window, inside
 # it, and after its end while the run drains; workload.warmup and a rate too.
 test_ckpt_host_measurement_window() {
-	ck c14 "$CONFIGS/spine_leaf.cfg" "200ns 1us 3100ns" --set simulation.warmup=500ns \
+	ckpt_same "$CONFIGS/spine_leaf.cfg" "200ns 1us 3100ns" --set simulation.warmup=500ns \
 		--end 3us || return 1
-	ck c15 "$CONFIGS/chain.cfg" "2us" --set workload.warmup=300 --set workload.rate=20%
+	ckpt_same "$CONFIGS/chain.cfg" "2us" --set workload.warmup=300 --set workload.rate=20%
 }

@@ -7,13 +7,6 @@
 # and RPCs are in progress.  Each run is cut short (workload.requests, RPC
 # count) to take a few seconds.
 
-# ck NAME CFG "TIMES" ARGS... : ckpt_same in a directory of its own (its
-# outputs and checkpoints are fixed names)
-ck() {
-	local d=$1; shift
-	mkdir -p "$d" && (cd "$d" && ckpt_same "$@")
-}
-
 # A pool shared by two hosts whose programs make requests of several lines
 # (uc TLPs of 1 KiB, cached stores and loads of several lines) over the same
 # lines: parent slots and parts, parts through the DCOH (conflicts, parked
@@ -39,10 +32,10 @@ EOC
 # random, two ranks, refresh on (tREFI = 7.8 us: the later cuts follow a
 # refresh).
 test_ckpt_dram_presets() {
-	ck ddr4 "$CONFIGS/dram-stream.cfg" "1us 9us" --set workload.requests=8000 || return 1
-	ck ddr5 "$CONFIGS/dram-stream.cfg" "1us 9us" --set workload.requests=8000 \
+	ckpt_same "$CONFIGS/dram-stream.cfg" "1us 9us" --set workload.requests=8000 || return 1
+	ckpt_same "$CONFIGS/dram-stream.cfg" "1us 9us" --set workload.requests=8000 \
 		--set memory.dram.preset=DDR5-4800 || return 1
-	ck closed "$CONFIGS/dram-stream.cfg" "3us 8500ns" --set workload.requests=6000 \
+	ckpt_same "$CONFIGS/dram-stream.cfg" "3us 8500ns" --set workload.requests=6000 \
 		--set workload.pattern=random --set memory.dram.page=closed --set memory.dram.ranks=2
 }
 
@@ -51,16 +44,16 @@ test_ckpt_dram_presets() {
 test_ckpt_requests_of_several_lines() {
 	ml_cfg '{ dram = { preset = "DDR4-3200"; channels = 2; queue = 4; };
              dcoh = { entries = 64; policy = "lru"; }; }'
-	ck detailed "$PWD/ml.cfg" "5us 40us 90us" || return 1
+	ckpt_same "$PWD/ml.cfg" "5us 40us 90us" || return 1
 	ml_cfg '{ dcoh = { entries = 64; policy = "lru"; }; }'
-	ck simple "$PWD/ml.cfg" "5us 40us"
+	ckpt_same "$PWD/ml.cfg" "5us 40us"
 }
 
 # The snoop filter under every victim policy (sf-policy.cfg, simple DRAM).
 test_ckpt_sf_policies() {
 	local p
 	for p in fifo lru lfi lifo mru; do
-		ck $p "$CONFIGS/sf-policy.cfg" "30us 150us" --set workload.requests=24000 \
+		ckpt_same "$CONFIGS/sf-policy.cfg" "30us 150us" --set workload.requests=24000 \
 			--set memory.dcoh.policy=$p || return 1
 	done
 }
@@ -69,7 +62,7 @@ test_ckpt_sf_policies() {
 test_ckpt_esf_fig13() {
 	local p
 	for p in fifo lru lfi lifo mru; do
-		ck $p "$CONFIGS/esf/fig13-$p.cfg" "2us 7us" --set workload.requests=4000 || return 1
+		ckpt_same "$CONFIGS/esf/fig13-$p.cfg" "2us 7us" --set workload.requests=4000 || return 1
 	done
 }
 
@@ -77,17 +70,17 @@ test_ckpt_esf_fig13() {
 test_ckpt_invblk() {
 	local n
 	for n in 1 2 4; do
-		ck inv$n "$CONFIGS/invblk.cfg" "50us 200us" --set workload.requests=8000 \
+		ckpt_same "$CONFIGS/invblk.cfg" "50us 200us" --set workload.requests=8000 \
 			--set memory.dcoh.invblk_max=$n || return 1
 	done
 	for n in 0 3; do
-		ck burst$n "$CONFIGS/esf/fig14-burst$n.cfg" "10us 40us" --set workload.requests=3000 || return 1
+		ckpt_same "$CONFIGS/esf/fig14-burst$n.cfg" "10us 40us" --set workload.requests=3000 || return 1
 	done
 }
 
 # A multi-headed pooled device (DDR5): responses per head, credits per port.
 test_ckpt_pooled_memory() {
-	ck pool "$CONFIGS/pooled-memory.cfg" "5us 30us" --set workload.requests=3000
+	ckpt_same "$CONFIGS/pooled-memory.cfg" "5us 30us" --set workload.requests=3000
 }
 
 # The device: PIO (held BAR reads), DMA polled and by interrupt (the engine's
@@ -95,14 +88,14 @@ test_ckpt_pooled_memory() {
 # loads, snoops).
 test_ckpt_device() {
 	local cfg=$CONFIGS/coherent-rpc.cfg
-	ck pio "$cfg" "3us 300us" --set workload.rpc.transport=pio --set workload.rpc.count=30 \
+	ckpt_same "$cfg" "3us 300us" --set workload.rpc.transport=pio --set workload.rpc.count=30 \
 		--set workload.rpc.sizes=64B,512B || return 1
-	ck dma "$cfg" "3us 100us" --set workload.rpc.transport=dma --set workload.rpc.count=20 \
+	ckpt_same "$cfg" "3us 100us" --set workload.rpc.transport=dma --set workload.rpc.count=20 \
 		--set workload.rpc.dma_setup=0ps --set workload.rpc.sizes=8B,4KiB || return 1
-	ck irq "$cfg" "4us 60us" --set workload.rpc.transport=dma --set workload.rpc.count=20 \
+	ckpt_same "$cfg" "4us 60us" --set workload.rpc.transport=dma --set workload.rpc.count=20 \
 		--set workload.rpc.dma_setup=0ps --set workload.rpc.completion=interrupt || return 1
-	ck coh "$cfg" "2us 100us" --set workload.rpc.transport=coherent --set workload.rpc.device=1 \
+	ckpt_same "$cfg" "2us 100us" --set workload.rpc.transport=coherent --set workload.rpc.device=1 \
 		--set workload.rpc.count=30 --set workload.rpc.sizes=64B,512B || return 1
-	ck shared "$cfg" "2us 20us" --set workload.rpc.transport=coherent --set workload.rpc.device=1 \
+	ckpt_same "$cfg" "2us 20us" --set workload.rpc.transport=coherent --set workload.rpc.device=1 \
 		--set workload.rpc.count=30 --set device.coherent.grant=shared
 }
