@@ -173,17 +173,20 @@ static const cfg_key bus_keys[] = {
 	{ "bus.max_payload", CFG_SIZE, "256B", "128B", "4KiB", NULL,
 	  "Max_Payload_Size: the largest TLP payload a host's uncacheable access uses on this "
 	  "link (a power of two, 128 B - 4 KiB); the bus's own timing does not read it" },
-	{ "bus.credit_batch", CFG_INT, "1", "1", "4096", NULL,
+	{ "bus.credit_batch", CFG_INT, "1", "0", "4096", NULL,
 	  "credit return (UpdateFC-style) at both ends of the link: a receiver returns a VC's "
 	  "freed credits together once this many are held, or at bus.credit_timer; 1 = each at "
-	  "once (off); at most bus.buffer and a switch peer's switch.buffer, capped at a host's "
-	  "or memory's own grant" },
+	  "once (off); 0 = auto: half the smaller of bus.buffer and a switch peer's "
+	  "switch.buffer, at most 16, off with the data-link layer (replay_buffer > 0); a number "
+	  "set by hand: at most bus.buffer and a switch peer's switch.buffer; a host or memory "
+	  "caps it at its own grant" },
 	{ "bus.credit_timer", CFG_TIME, "0ps", "0ps", NULL, NULL,
-	  "with credit_batch > 1: the longest a freed credit is held before it goes back alone "
-	  "(PCIe UpdateFC rule); 0ps = the spec's UpdateFC latency (the Ack/Nak formula for 64 B: "
-	  "(92 x UpdateFactor / lanes + internal delay) symbol times; flit mode the Ack/Nak target)" },
+	  "with a batch: the longest a freed credit is held before it goes back alone "
+	  "(PCIe's UpdateFC rule: none is held for ever); 0ps = the spec's UpdateFC latency "
+	  "(the Ack/Nak formula for 64 B: (92 x UpdateFactor / lanes + internal delay) symbol "
+	  "times; flit mode the Ack/Nak target)" },
 	{ "bus.credit_piggyback", CFG_BOOL, "false", NULL, NULL, NULL,
-	  "with credit_batch > 1: held credits also go back on the next packet leaving by that "
+	  "with a batch: held credits also go back on the next packet leaving by that "
 	  "port, up to 15 per VC (CXL flit headers carry credit returns)" },
 };
 
@@ -403,16 +406,38 @@ uint32_t bus_max_payload(const cfg *cf)
 }
 
 /*
+ * fc_auto_batch - the automatic batch for a receiver that grants @credits:
+ * half of them (the sender never runs dry waiting for a batch to fill), at
+ * most BUS_FC_AUTO_MAX; 1 (off) below 4 credits.
+ */
+static uint32_t fc_auto_batch(uint64_t credits)
+{
+	uint64_t half = credits / 2;
+
+	if (half < 2)
+		return 1;
+	return half < BUS_FC_AUTO_MAX ? (uint32_t)half : BUS_FC_AUTO_MAX;
+}
+
+/*
  * read_fc - the credit-return keys into @b: the timer resolved (0ps: the
  * spec's UpdateFC latency, times the iso-bisection slowdown is not applied:
- * it is a receiver's delay, not wire time).  A batch above bus.buffer (the
- * credits this bus grants) or with the data-link layer is refused.
+ * it is a receiver's delay, not wire time) and the automatic batch (0:
+ * half of bus.buffer, at most BUS_FC_AUTO_MAX, 1 with the data-link layer;
+ * fc_init halves it further for a switch peer with a smaller buffer).  A
+ * batch set above bus.buffer (the credits this bus grants) or with the
+ * data-link layer is refused.
  */
 static int read_fc(bus *b, const cfg *cf, cxl_err *err)
 {
+	int dll = cfg_int(cf, "bus.replay_buffer") > 0;
+
 	b->fc_batch = (uint32_t)cfg_int(cf, "bus.credit_batch");
 	b->fc_timer = cfg_time(cf, "bus.credit_timer");
 	b->fc_piggy = cfg_bool(cf, "bus.credit_piggyback");
+	b->fc_auto = b->fc_batch == 0;
+	if (b->fc_auto)
+		b->fc_batch = dll ? 1 : fc_auto_batch(b->buffer);
 	if (!b->fc_timer)
 		b->fc_timer = bus_updatefc_latency(b->gen, b->lanes, b->enc,
 						   (int)cfg_int(cf, "bus.internal_delay"));
@@ -420,10 +445,10 @@ static int read_fc(bus *b, const cfg *cf, cxl_err *err)
 		return cfg_error_at(cf, "bus.credit_batch", err,
 				    "a batch of %u credits exceeds bus.buffer = %u, the credits a "
 				    "sender has (expected at most bus.buffer)", b->fc_batch, b->buffer);
-	if (b->fc_batch > 1 && cfg_int(cf, "bus.replay_buffer") > 0)
+	if (b->fc_batch > 1 && dll)
 		return cfg_error_at(cf, "bus.credit_batch", err,
 				    "batched credits with the data-link layer (expected "
-				    "bus.replay_buffer = 0 or bus.credit_batch = 1)");
+				    "bus.replay_buffer = 0 or bus.credit_batch = 0 or 1)");
 	return 0;
 }
 
@@ -518,6 +543,8 @@ static int fc_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err)
 		if (!(fab_view_roles(v, peer) & FAB_ROLE_SWITCH))
 			continue;
 		int64_t sb = cfg_int(sim_cfg_of(c, peer), "switch.buffer");
+		if (b->fc_auto && b->fc_batch > fc_auto_batch((uint64_t)sb))
+			b->fc_batch = fc_auto_batch((uint64_t)sb);
 		if (b->fc_batch > sb)
 			return cfg_error_at(cf, "bus.credit_batch", err,
 					    "a batch of %u credits exceeds the switch.buffer = %lld "

@@ -37,6 +37,8 @@
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 
+#define BUS_FC_AUTO_MAX 16u /* bus.credit_batch = 0: the largest batch the bus picks */
+
 /* Event kinds of the bus's own timers (all self-sent). */
 enum bus_ev_kind {
 	BUS_EV_TX_DONE = CXL_EV_MODEL, /* dst_port = transmitter: its packet is on the wire */
@@ -145,7 +147,8 @@ struct bus {
 				     its serialisation starts (bus_tx.c); 0: at its end */
 	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
 				     never ends (early mode) */
-	uint32_t fc_batch;        /* bus.credit_batch: credits returned together; 1: each at once */
+	uint32_t fc_batch;        /* bus.credit_batch resolved: credits returned together; 1: each at once */
+	int fc_auto;              /* bus.credit_batch = 0: the batch was chosen by the bus */
 	sim_time fc_timer;        /* bus.credit_timer resolved: longest a credit is held, ps */
 	int fc_piggy;             /* bus.credit_piggyback: credits ride on reverse packets */
 	cxl_fc fc;                /* the bus's own held credits, per port (cxl_fc.h) */

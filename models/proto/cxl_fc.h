@@ -3,7 +3,9 @@
  * receiver's side of cxl_proto.h's flow control when a link asks for it.
  *
  * Off (the default, bus.credit_batch = 1) a receiver returns each credit
- * as its own CXL_EV_CREDIT event the moment it frees the buffer slot.  On,
+ * as its own CXL_EV_CREDIT event the moment it frees the buffer slot (why
+ * it stays the default: models/link/README.md).  On (a batch set, or 0:
+ * the bus picks one, bus.c fc_auto_batch),
  * a receiver port holds the credits it frees (per VC, `owed`) and returns
  * them, whichever comes first:
  *   - alone, as one credit event for a VC once `batch` of it are owed

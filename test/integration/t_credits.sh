@@ -1,8 +1,8 @@
 # t_credits.sh - batched credit return (bus.credit_batch, credit_timer,
 # credit_piggyback; models/proto/cxl_fc.h): fewer events per request, every
 # credit home at the end, results byte-identical on 1-3 ranks and across
-# partitioners with the option on, the explicit defaults change nothing, and
-# the config errors.
+# partitioners with the option on, the explicit defaults change nothing, the
+# automatic batch (credit_batch = 0) follows its rule, and the config errors.
 
 CR_ON="--set bus.credit_batch=16 --set bus.credit_timer=1us --set bus.credit_piggyback=true"
 
@@ -76,5 +76,34 @@ test_credits_config_errors() {
 		--set bus.credit_batch=16 --set switch.buffer=8 || return 1
 	expect_error 1 ".*bus.credit_batch.*data-link layer" "$CONFIGS/spine_leaf.cfg" \
 		--set bus.credit_batch=4 --set bus.replay_buffer=4 || return 1
-	expect_error 1 ".*bus.credit_batch" "$CONFIGS/spine_leaf.cfg" --set bus.credit_batch=0
+	expect_error 1 ".*bus.credit_batch" "$CONFIGS/spine_leaf.cfg" --set bus.credit_batch=-1
+}
+
+# same_run NAME ARGS... AS ARGS... : the two settings give the same results and events
+same_run() {
+	local a=() b=()
+	while [ "$1" != AS ]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" -o a --set workload.requests=300 "${a[@]}" || return 1
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" -o b --set workload.requests=300 "${b[@]}" || return 1
+	results a/stats.json | cmp -s - <(results b/stats.json) ||
+		fail "${a[*]} differs from ${b[*]}" || return 1
+	[ "$(evpr a)" = "$(evpr b)" ] || fail "${a[*]}: events/request $(evpr a) vs $(evpr b)"
+}
+
+test_credits_auto_batch() {
+	local t=(--set bus.credit_timer=1us --set bus.credit_piggyback=true)
+	# half of the buffers, at most 16
+	same_run --set bus.credit_batch=0 "${t[@]}" AS --set bus.credit_batch=16 "${t[@]}" || return 1
+	same_run --set bus.credit_batch=0 --set bus.buffer=12 "${t[@]}" \
+		AS --set bus.credit_batch=6 --set bus.buffer=12 "${t[@]}" || return 1
+	# a smaller switch peer halves it further
+	same_run --set bus.credit_batch=0 --set switch.buffer=8 "${t[@]}" \
+		AS --set bus.credit_batch=4 --set switch.buffer=8 "${t[@]}" || return 1
+	# off below 4 credits and with the data-link layer (no error)
+	same_run --set bus.credit_batch=0 --set bus.buffer=3 "${t[@]}" \
+		AS --set bus.buffer=3 || return 1
+	same_run --set bus.credit_batch=0 --set bus.replay_buffer=8 "${t[@]}" \
+		AS --set bus.replay_buffer=8
 }
