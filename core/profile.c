@@ -294,17 +294,25 @@ static uint32_t send_window(const prof_result *out, sim_time sent)
 	return (uint32_t)(lo > 1 ? lo - 1 : 1);
 }
 
-/* Every record (executed or not) whose ends are on different ranks, as pairs. */
+/*
+ * Every record (executed or not) whose ends are on different ranks, as
+ * pairs; and the smallest delay among those an event sent (init's sends
+ * have no sender time).  That delay is a witness: a send of that delay was
+ * made, so no lookahead above it is a lower bound on cross-rank delays.
+ */
 static void cross_pairs(const prof_input *in, const int32_t *rank_of, prof_result *out)
 {
 	const prof_log *l = in->log;
 	size_t n = 0, cap = 0;
 	xsend *x = NULL;
 
+	out->min_cross_delay = SIM_TIME_MAX;
 	for (size_t i = 0; i < l->n; i++) {
 		int32_t a = rank_of[l->r[i].src], b = rank_of[l->r[i].dst];
 		if (a == b)
 			continue;
+		if (l->r[i].sent != PROF_SENT_INIT && l->r[i].time - l->r[i].sent < out->min_cross_delay)
+			out->min_cross_delay = l->r[i].time - l->r[i].sent;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 4096;
 			x = xrealloc(x, cap * sizeof(*x));

@@ -143,6 +143,9 @@ typedef struct prof_result prof_result;
 struct prof_result {
 	int nranks;               /* P */
 	sim_time lookahead;       /* ps; SIM_TIME_MAX: none */
+	sim_time min_cross_delay; /* smallest delivery - send time of a cross-rank
+				     send made by an event, ps (SIM_TIME_MAX: none):
+				     no sound lookahead exceeds it (>= lookahead) */
 	uint64_t edge_cut;        /* links cut */
 	int complete;             /* every rank neighbours every other: no collective */
 	uint64_t windows;         /* W */

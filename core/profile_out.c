@@ -60,6 +60,7 @@ static void one_result(json_w *w, const prof_result *r)
 	json_obj(w);
 	json_kv_u64(w, "ranks", (uint64_t)r->nranks);
 	json_kv_u64_or_null(w, "lookahead_ps", r->lookahead, SIM_TIME_MAX);
+	json_kv_u64_or_null(w, "min_cross_delay_ps", r->min_cross_delay, SIM_TIME_MAX);
 	json_kv_u64(w, "edge_cut", r->edge_cut);
 	json_key(w, "collective");
 	json_bool(w, r->nranks > 1 && !r->complete);

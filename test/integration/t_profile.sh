@@ -85,6 +85,34 @@ test_phold_ring_counts_equal_real_runs() {
 	profile_vs_runs phold.cfg --partition block
 }
 
+# min_cross_delay_ps, the smallest delay of a cross-rank send an event made,
+# is a witness for the lookahead: never below it (the engine's window rule
+# is sound for every partition), and on a fabric equal to it (a switch, host
+# or memory forwards onto a cut link with no delay of its own, so no model
+# delay can be added to the link latency: core/README.md, "Rank profile").
+test_lookahead_witnessed_by_cross_delays() {
+	cxl 1 -q "$CONFIGS/spine_leaf.cfg" --set workload.requests=600 --set switch.slices=2 \
+		--profile-ranks 2,4,8,64 -o prof || return 1
+	python3 - prof/profile.json <<'PY' || fail "a cross-rank send below the lookahead, or slack on a fabric"
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    d, l = r["min_cross_delay_ps"], r["lookahead_ps"]
+    assert d is not None and l is not None, r["ranks"]
+    assert d == l, (r["ranks"], d, l)
+PY
+	phold_cfg ring
+	cxl 1 -q phold.cfg --partition block --profile-ranks 1,2,4,8 -o prof2 || return 1
+	python3 - prof2/profile.json <<'PY' || fail "PHOLD: a cross-rank send below the lookahead"
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    d, l = r["min_cross_delay_ps"], r["lookahead_ps"]
+    if r["ranks"] == 1:
+        assert d is None and l is None, (d, l)
+    else:
+        assert d >= l, (r["ranks"], d, l)
+PY
+}
+
 # The profile run is a plain one-rank run (same results), its 1-rank
 # prediction is its own loop, and the ceiling never beats the rank count.
 test_profile_outputs() {
