@@ -14,7 +14,35 @@
  * 58.2 to 62.0 % (queue 64), 79.5 to 82.7 % (queue 64, 4 slices), and at 256
  * ranks with 4 slices from 50.3 to 56.2 % (queue 64); elsewhere within 0.5
  * points.  The edge cut barely moves (2 ranks: 1088 -> 1084 links; 64: 2651 ->
- * 2698).  Links shorter than g->cut_floor are never cut:
+ * 2698).
+ *
+ * One balance constraint per component kind (issue 17): besides the total
+ * (PART_METIS_UBVEC), every kind - model type, graph_comp.ops - with at
+ * least one component per rank gets its own bound, PART_METIS_UBVEC_KIND
+ * (10%) on its share of the weight, so each rank holds its share of hosts,
+ * buses, switches and memories and the phases of a run (hosts issuing,
+ * switches forwarding, memories answering) spread over every rank instead of
+ * crowding some in one window.  Kinds with fewer components than ranks (the
+ * 96 switches of rack-4096 at 1024 ranks) get none: no partition gives
+ * every rank one, and the bound only steers METIS away from the total
+ * balance (queue 16 + 4 slices, 1024 ranks: 12.9 % with a bound on the
+ * 384 slices, 14.2 % without, 13.7 % before).  With fewer than two such kinds nothing changes (one constraint).
+ * The weights stay the fabric's traffic estimate: a per-kind factor (events
+ * per packet visit measured from the profile's log: switch slice 1.69, bus
+ * 1.00, memory 0.66, host 0.44) changes only the total's mix, and measured
+ * with these constraints it was no better (64 ranks: 50.8 against 52.8 %,
+ * queue 16).  Measured as above (efficiency before -> after; every other row
+ * of core/README.md's table equal or better): queue 16, 2 ranks 88.1 ->
+ * 94.2 %, 64 ranks 41.3 -> 52.8 %, 256 19.3 -> 22.7 %; queue 64 + 4 slices,
+ * 64 ranks 82.7 -> 86.8 %, 256 56.2 -> 57.9 %, 1024 30.7 -> 31.1 %; at 4096
+ * ranks only the buses qualify, so nothing changes.  Worse: small fabrics
+ * on 2 ranks by 0.2-0.4 points (spine_leaf.cfg 87.5 -> 87.3 %, ring.cfg
+ * 87.1 -> 86.8, fully_connected.cfg 87.1 -> 86.7) and tree.cfg on 8 ranks
+ * 32.4 -> 29.9 %.  METIS's multi-constraint run costs more CPU:
+ * --partition-only -n 1024 on rack-4096 0.4 -> 1.7 s user (4 slices
+ * 0.4 -> 2.4 s); -n 4096 unchanged (0.4 s).
+ *
+ * Links shorter than g->cut_floor are never cut:
  * their ends are merged first (union-find), METIS partitions the merged
  * graph, and every component follows its group.  Parallel links between two
  * groups become one METIS edge with the summed weight.
@@ -32,6 +60,7 @@
 #include "core/xmalloc.h"
 
 #define PART_METIS_UBVEC 1.03f
+#define PART_METIS_UBVEC_KIND 1.10f
 #define PART_METIS_SEED 1
 
 typedef struct coarse coarse;
@@ -39,6 +68,8 @@ struct coarse {
 	uint32_t n;        /* groups */
 	uint32_t *group;   /* component -> group */
 	idx_t *vwgt;       /* group weight */
+	idx_t ncon;        /* balance constraints: 1 + kinds constrained (1: vwgt alone) */
+	idx_t *cwgt;       /* n x ncon: [0] group weight, [1 + k] its weight of kind k */
 	idx_t *xadj;       /* CSR offsets, n + 1 */
 	idx_t *adjncy;     /* neighbour groups */
 	idx_t *adjwgt;     /* summed link weights */
@@ -127,10 +158,54 @@ static void group_edges(const sim_graph *g, coarse *c)
 	free(a);
 }
 
+/*
+ * The balance constraints (see the top of this file): c->ncon and, when it
+ * exceeds 1, c->cwgt - the total, then one per model type (graph_comp.ops)
+ * with at least @min_count components, numbered by first appearance in id
+ * order (the same on every rank).  Fewer than two such kinds: ncon = 1.
+ * O(components x kinds).
+ */
+static void kind_weights(const sim_graph *g, coarse *c, uint32_t min_count)
+{
+	const model_ops **ops = NULL;
+	uint32_t nk = 0, *count = NULL, *kind = xmalloc((g->ncomp ? g->ncomp : 1) * sizeof(*kind));
+
+	for (uint32_t i = 0; i < g->ncomp; i++) {
+		uint32_t k = 0;
+		while (k < nk && ops[k] != g->comp[i].ops)
+			k++;
+		if (k == nk) {
+			ops = xrealloc(ops, (nk + 1) * sizeof(*ops));
+			count = xrealloc(count, (nk + 1) * sizeof(*count));
+			ops[nk] = g->comp[i].ops;
+			count[nk++] = 0;
+		}
+		count[k]++;
+		kind[i] = k;
+	}
+	idx_t ncon = 1;
+	for (uint32_t k = 0; k < nk; k++) /* count[k] becomes constraint index, 0: none */
+		count[k] = count[k] >= min_count ? (uint32_t)ncon++ : 0;
+	c->ncon = ncon > 2 ? ncon : 1;
+	if (c->ncon > 1) {
+		c->cwgt = xcalloc((size_t)c->n * (size_t)c->ncon, sizeof(*c->cwgt));
+		for (uint32_t i = 0; i < g->ncomp; i++) {
+			idx_t w = g->comp[i].weight ? (idx_t)g->comp[i].weight : 1;
+			c->cwgt[(size_t)c->group[i] * c->ncon] += w;
+			if (count[kind[i]])
+				c->cwgt[(size_t)c->group[i] * c->ncon + count[kind[i]]] += w;
+		}
+	}
+	free(ops);
+	free(count);
+	free(kind);
+}
+
 static void coarse_free(coarse *c)
 {
 	free(c->group);
 	free(c->vwgt);
+	free(c->cwgt);
 	free(c->xadj);
 	free(c->adjncy);
 	free(c->adjwgt);
@@ -138,14 +213,19 @@ static void coarse_free(coarse *c)
 
 static int run_metis(coarse *c, int nranks, idx_t *part, cxl_err *err)
 {
-	idx_t n = (idx_t)c->n, ncon = 1, nparts = nranks, cut = 0, opt[METIS_NOPTIONS];
-	real_t ub = PART_METIS_UBVEC;
+	idx_t n = (idx_t)c->n, ncon = c->ncon, nparts = nranks, cut = 0, opt[METIS_NOPTIONS];
+	real_t *ub = xmalloc((size_t)ncon * sizeof(*ub));
+
+	ub[0] = PART_METIS_UBVEC;
+	for (idx_t k = 1; k < ncon; k++)
+		ub[k] = PART_METIS_UBVEC_KIND;
 
 	METIS_SetDefaultOptions(opt);
 	opt[METIS_OPTION_SEED] = PART_METIS_SEED;
 	opt[METIS_OPTION_OBJTYPE] = METIS_OBJTYPE_VOL; /* see the top of this file */
-	int rc = METIS_PartGraphKway(&n, &ncon, c->xadj, c->adjncy, c->vwgt, NULL, c->adjwgt,
-				     &nparts, NULL, &ub, opt, &cut, part);
+	int rc = METIS_PartGraphKway(&n, &ncon, c->xadj, c->adjncy, ncon > 1 ? c->cwgt : c->vwgt,
+				     NULL, c->adjwgt, &nparts, NULL, ub, opt, &cut, part);
+	free(ub);
 	if (rc != METIS_OK)
 		return cxl_err_set(err, CXL_EINTERNAL, "METIS_PartGraphKway failed (%s) on %u "
 				   "groups for %d ranks", rc == METIS_ERROR_MEMORY ? "out of memory" :
@@ -250,6 +330,7 @@ static int assign(const sim_graph *g, int nranks, int32_t *rank_of, cxl_err *err
 			part[v] = (idx_t)v;
 	} else {
 		group_edges(g, &c);
+		kind_weights(g, &c, (uint32_t)nranks);
 		rc = run_metis(&c, nranks, part, err);
 		if (!rc)
 			rebalance(&c, nranks, part);
@@ -263,6 +344,6 @@ static int assign(const sim_graph *g, int nranks, int32_t *rank_of, cxl_err *err
 
 const part_ops part_metis = {
 	.name = "metis",
-	.doc = "METIS k-way: least communication volume (weighted by traffic) within 3% load imbalance",
+	.doc = "METIS k-way: least communication volume (weighted by traffic) within 3% load imbalance, 10% per component kind",
 	.assign = assign,
 };
