@@ -177,7 +177,7 @@ static const cfg_key bus_keys[] = {
 	  "credit return (UpdateFC-style) at both ends of the link: a receiver returns a VC's "
 	  "freed credits together once this many are held, or at bus.credit_timer; 1 = each at "
 	  "once (off); 0 = auto: half the smaller of bus.buffer and a switch peer's "
-	  "switch.buffer, at most 16, off with the data-link layer (replay_buffer > 0); a number "
+	  "switch.buffer, at most 16; off below 4 credits or with the data-link layer; a number "
 	  "set by hand: at most bus.buffer and a switch peer's switch.buffer; a host or memory "
 	  "caps it at its own grant" },
 	{ "bus.credit_timer", CFG_TIME, "0ps", "0ps", NULL, NULL,
