@@ -321,14 +321,36 @@ void sim_event_free(sim_comp *c, cxl_event *ev)
 	evpool_put(&c->eng->pool, ev);
 }
 
-static void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay, uint64_t seq);
-
-static void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
+/* log_send - the rank profile's record of @ev's send (--profile-ranks). */
+__attribute__((noinline)) static void log_send(sim_engine *e, const cxl_event *ev)
 {
-	enqueue_seq(c, ev, dst, delay, c->send_seq++);
+	/* window_end is 0 only before the first window */
+	prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT, ev->dst, ev->src);
 }
 
-static void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay, uint64_t seq)
+/* post_remote - hand @ev (addressed to rank @r) to the transport and free it. */
+__attribute__((noinline)) static void post_remote(sim_comp *c, cxl_event *ev, int32_t r)
+{
+	sim_engine *e = c->eng;
+
+	if (ev->time < e->window_end)
+		CXL_PANIC("%s sends to %s on rank %d at %llu ps, inside the window ending %llu ps (lookahead violated)",
+			  c->name, e->g->comp[ev->dst].name, r, (unsigned long long)ev->time,
+			  (unsigned long long)e->window_end);
+	xport_post(e->xp, r, ev);
+	e->remote_out++;
+	if (ev->time < e->sent_min)
+		e->sent_min = ev->time;
+	evpool_put(&e->pool, ev);
+}
+
+/*
+ * The one path of every send: the key, then the local queue or the
+ * transport.  Inline into each sim_send_*; the rank profile and remote
+ * sends are out of line, so a local send saves few registers.
+ */
+static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
+			       uint64_t seq)
 {
 	sim_engine *e = c->eng;
 
@@ -341,23 +363,20 @@ static void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay
 	ev->dst = dst;
 	ev->src = c->id;
 	ev->seq = seq;
-	if (e->rec) /* rank profile; window_end is 0 only before the first window */
-		prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT, dst, c->id);
+	if (e->rec)
+		log_send(e, ev);
 	int32_t r = e->rank_of[dst];
-	if (r == e->rank) {
-		ev->owner = CXL_OWN_QUEUE;
-		evq_push(&e->q, ev);
+	if (r != e->rank) {
+		post_remote(c, ev, r);
 		return;
 	}
-	if (ev->time < e->window_end)
-		CXL_PANIC("%s sends to %s on rank %d at %llu ps, inside the window ending %llu ps (lookahead violated)",
-			  c->name, e->g->comp[dst].name, r, (unsigned long long)ev->time,
-			  (unsigned long long)e->window_end);
-	xport_post(e->xp, r, ev);
-	e->remote_out++;
-	if (ev->time < e->sent_min)
-		e->sent_min = ev->time;
-	evpool_put(&e->pool, ev);
+	ev->owner = CXL_OWN_QUEUE;
+	evq_push(&e->q, ev);
+}
+
+static inline void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
+{
+	enqueue_seq(c, ev, dst, delay, c->send_seq++);
 }
 
 /* port_delay - @delay plus the latency of @port's link; sets ev->dst_port. */
