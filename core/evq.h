@@ -167,6 +167,16 @@ static inline sim_time evq_peek_time(const evq *q)
 	return q->min_time;
 }
 
+/*
+ * evq_peek_dst - destination of the minimum event if it is at the end of the
+ * sorted run (the common case), else UINT32_MAX: a hint for prefetching,
+ * read from the entry without touching the event.
+ */
+static inline uint32_t evq_peek_dst(const evq *q)
+{
+	return q->run.n && !q->ins.n ? (uint32_t)(q->run.a[q->run.n - 1].tie >> 32) : UINT32_MAX;
+}
+
 /* evq_size - events queued. */
 static inline size_t evq_size(const evq *q)
 {

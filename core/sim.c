@@ -650,12 +650,33 @@ static inline void evprof_count(sim_engine *e, const model_ops *ops, unsigned ki
 }
 #endif
 
+/*
+ * prefetch_next - start loading the next event's component and model state
+ * while this event runs (the queue knows its destination without touching
+ * the event).  Measured against the same loop without it, medians of the
+ * pairs' ratios of alternating runs on 2 shared cores (load 2-3.5): PHOLD
+ * 1.16x and 1.12x (11 and 9 pairs; per user-CPU second 9.4 -> 11.1 M
+ * events), rack-4096 --end 2us 1.25x (4 pairs); 8 more instructions per event.
+ */
+/* always_inline: as a call, GCC 12's IPA found it pure and dropped it whole */
+__attribute__((always_inline)) static inline void prefetch_next(const sim_engine *e)
+{
+	uint32_t next = evq_peek_dst(&e->q);
+
+	if (next != UINT32_MAX) {
+		const sim_comp *nc = e->local[next];
+		__builtin_prefetch(nc);
+		__builtin_prefetch(nc->state);
+	}
+}
+
 void sim__process(sim_engine *e, sim_time until)
 {
 	e->window_end = until;
 	while (evq_peek_time(&e->q) < until) {
 		cxl_event *ev = evq_pop(&e->q);
 		sim_comp *c = e->local[ev->dst];
+		prefetch_next(e);
 		e->now = ev->time;
 		ev->owner = CXL_OWN_HANDLER;
 		evprof_count(e, c->ops, ev->kind);
