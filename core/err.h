@@ -65,8 +65,9 @@ void cxl_set_abort_hook(cxl_abort_fn *fn);
 /* cxl_set_panic_rank - rank printed by CXL_PANIC (-1 before MPI is up). */
 void cxl_set_panic_rank(int rank);
 
+/* cold: the compiler moves every path into a panic out of the hot code around it */
 _Noreturn void cxl__panic(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 
 #define CXL_PANIC(...) cxl__panic(__FILE__, __LINE__, __VA_ARGS__)
 

@@ -108,6 +108,8 @@ struct evq {
 	evq_node *node;             /* node store for top and rungs */
 	uint32_t cap_node;          /* allocated nodes */
 	uint32_t free_node;         /* free-node list head, EVQ_NIL if none */
+	uint32_t *cnt;              /* digit counts of the one-time sort (evq.c) */
+	size_t cap_cnt;             /* allocated counts */
 };
 
 /* evq_init - an empty queue; allocates nothing. */
@@ -139,13 +141,40 @@ static inline evq_entry evq_entry_of(cxl_event *ev)
  */
 void evq_push(evq *q, cxl_event *ev);
 
-/* evq_pop - remove and return the minimum event; the queue must not be empty (asserted). */
-cxl_event *evq_pop(evq *q);
+/* evq__pop_slow - evq_pop when the bottom's heap holds events or the run is about to empty. */
+cxl_event *evq__pop_slow(evq *q);
+
+/*
+ * evq_pop - remove and return the minimum event; the queue must not be
+ * empty (asserted).  Inline for the common case, the next event at the end
+ * of the sorted run with another behind it: a few loads and stores per event.
+ */
+static inline cxl_event *evq_pop(evq *q)
+{
+	evq_vec *r = &q->run;
+
+	if (q->ins.n || r->n < 2)
+		return evq__pop_slow(q);
+	evq_entry *e = &r->a[--r->n];
+	q->n--;
+	q->min_time = e[-1].time;
+	return e->ev;
+}
 
 /* evq_peek_time - time of the minimum event, SIM_TIME_MAX if empty. */
 static inline sim_time evq_peek_time(const evq *q)
 {
 	return q->min_time;
+}
+
+/*
+ * evq_peek_dst - destination of the minimum event if it is at the end of the
+ * sorted run (the common case), else UINT32_MAX: a hint for prefetching,
+ * read from the entry without touching the event.
+ */
+static inline uint32_t evq_peek_dst(const evq *q)
+{
+	return q->run.n && !q->ins.n ? (uint32_t)(q->run.a[q->run.n - 1].tie >> 32) : UINT32_MAX;
 }
 
 /* evq_size - events queued. */

@@ -68,11 +68,10 @@
  */
 int bus__pick_vc(const bus *b, int d)
 {
-	for (int k = 0; k < CXL_NVC; k++) {
-		int v = (b->rr[d] + k) % CXL_NVC;
+	/* one modulo, then a wrap: (rr + k) % CXL_NVC per VC was 12% of rack-4096's loop */
+	for (int k = 0, v = b->rr[d] % CXL_NVC; k < CXL_NVC; k++, v = v + 1 < CXL_NVC ? v + 1 : 0)
 		if (b->q[d][v].n && (b->refuse || b->cr[1 - d].n[v]))
 			return v;
-	}
 	return -1;
 }
 

@@ -504,6 +504,36 @@ START_TEST(test_evq_same_time_many)
 }
 END_TEST
 
+/*
+ * Crowded times as a fabric makes them: thousands of events at each of a few
+ * times to destinations spread over a few thousand ids, with hot destinations
+ * that receive dozens (same time and dst: ordered by src, then seq) and sizes
+ * around the counting sort's bounds.
+ */
+START_TEST(test_evq_same_time_dst_spread)
+{
+	enum { T = 4, N = 3000 };
+	static const size_t sizes[T] = { 63, 64, 700, N };
+	static evq_entry batch[T * N];
+	refq ref;
+	size_t nb = 0;
+	uint64_t rng = 9, seq = 0;
+
+	refq_init(&ref, T * N);
+	for (size_t t = 0; t < T; t++) {
+		for (size_t i = 0; i < sizes[t]; i++) {
+			uint64_t r = splitmix64(&rng);
+			uint32_t dst = r % 4 ? 100000 + (uint32_t)(r >> 8) % 3000 : 100000 + (r >> 8) % 3;
+			push_ref(batch, &nb, 1000 * (t + 1), dst, (uint32_t)(r >> 40) % 8, seq++);
+		}
+	}
+	refq_add(&ref, batch, nb);
+	ck_assert_uint_eq(evq_check(&q), 0);
+	drain_ref(&ref);
+	refq_free(&ref);
+}
+END_TEST
+
 /* One crowded time inside a wide spread: split by rungs down to one time. */
 START_TEST(test_evq_same_time_in_rungs)
 {
@@ -750,6 +780,7 @@ Suite *evq_suite(void)
 	tcase_add_checked_fixture(ladder, setup, teardown);
 	tcase_set_timeout(ladder, 60);
 	tcase_add_test(ladder, test_evq_same_time_many);
+	tcase_add_test(ladder, test_evq_same_time_dst_spread);
 	tcase_add_test(ladder, test_evq_same_time_in_rungs);
 	tcase_add_test(ladder, test_evq_huge_times);
 	tcase_add_test(ladder, test_evq_push_before_min);
