@@ -233,4 +233,5 @@ FORCE:
 # keep objects of pattern-built programs (bench) between runs
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/traces/trc_main.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/traces/trc_main.d \
+	$(BUILD)/test/core/mpi/mpi_faults.d $(BENCH_SRC:%.c=$(BUILD)/%.d)
