@@ -31,15 +31,25 @@ test_ckpt_host_patterns_on_chain_and_spine_leaf() {
 		--set workload.read_ratio=0.5 --set workload.issue_interval=50ns
 }
 
-# 3000 records in blocks of 256; the checkpoints cut inside multi-line records
-# (size 200 B: up to 4 lines each) and past several blocks.
+# Records in blocks of 256; the checkpoints cut inside multi-line records
+# (size 200 B: up to 4 lines each) and past several blocks.  The closed and
+# timed replays read 800 records (the first 800 of the 3000: the same runs
+# up to their cuts, each host past ~500 lines at 20 us), then finish; the
+# per-host replay reads the 3000 with queue 4 and is stopped by
+# simulation.end, at 300 us rather than the config's 1 ms.  gcov: the same
+# lines and branches of cxlfab as 3000 records for all three and the 1 ms
+# end (CPU 18 -> 4 s), but one decoder branch (a last block's spare
+# mantissa bits) that the trace unit tests reach.
 test_ckpt_host_trace_replay() {
 	"$TR" gen t.cxt --pattern random --records 3000 --read-ratio 0.6 --interval 1ns \
 		--block-records 256 --size 200 > /dev/null || return 1
+	"$TR" gen s.cxt --pattern random --records 800 --read-ratio 0.6 --interval 1ns \
+		--block-records 256 --size 200 > /dev/null || return 1
 	local a=(--set workload.pattern=trace --set workload.trace="$PWD/t.cxt" --set workload.requests=0)
-	ckpt_same "$CONFIGS/ring.cfg" "20us" "${a[@]}" || return 1
-	ckpt_same "$CONFIGS/ring.cfg" "1500ns" "${a[@]}" --set workload.replay=timed || return 1
-	ckpt_same "$CONFIGS/ring.cfg" "7us" "${a[@]}" --set workload.trace_hosts=each \
+	local s=(--set workload.pattern=trace --set workload.trace="$PWD/s.cxt" --set workload.requests=0)
+	ckpt_same "$CONFIGS/ring.cfg" "20us" "${s[@]}" || return 1
+	ckpt_same "$CONFIGS/ring.cfg" "1500ns" "${s[@]}" --set workload.replay=timed || return 1
+	ckpt_same "$CONFIGS/ring.cfg" "7us" "${a[@]}" --end 300us --set workload.trace_hosts=each \
 		--set workload.trace_region=1GiB --set workload.queue=4
 }
 
