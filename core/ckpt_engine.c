@@ -67,9 +67,7 @@ static void save_stats(const sim_engine *e, const sim_comp *c, pack_w *w)
 	PACK_PUT(w, (uint32_t)sc->n);
 	for (size_t j = 0; j < sc->n; j++) {
 		const stats_entry *s = sc->e[j];
-		uint16_t nl = (uint16_t)strlen(s->name);
-		PACK_PUT(w, nl);
-		pack_put(w, s->name, nl);
+		pack_put_name(w, s->name);
 		PACK_PUT(w, (uint8_t)s->kind);
 		if (s->kind == STATS_COUNTER)
 			PACK_PUT(w, s->value);
@@ -146,7 +144,7 @@ static int load_stats(sim_engine *e, sim_comp *c, pack_r *r, ckpt *k)
 {
 	stats_comp *sc = &e->stats.c[c->stats_index];
 	uint32_t n = 0;
-	char name[65536];
+	char name[PACK_NAME_MAX];
 
 	pack_get(r, &n, sizeof(n));
 	if (!r->bad && n != sc->n) {
@@ -155,11 +153,8 @@ static int load_stats(sim_engine *e, sim_comp *c, pack_r *r, ckpt *k)
 	}
 	for (size_t j = 0; j < sc->n && !r->bad; j++) {
 		stats_entry *s = sc->e[j];
-		uint16_t nl = 0;
 		uint8_t kind = 0;
-		pack_get(r, &nl, sizeof(nl));
-		pack_get(r, name, nl);
-		name[r->bad ? 0 : nl] = '\0';
+		pack_get_name(r, name);
 		pack_get(r, &kind, 1);
 		if (r->bad)
 			break;

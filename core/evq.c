@@ -231,11 +231,6 @@ static void sort_run(evq *q)
 		use_scratch(q);
 }
 
-static uint32_t entry_dst(const evq_entry *e)
-{
-	return (uint32_t)(e->tie >> 32);
-}
-
 /* sort_stretch - sort @a (@n entries) descending in place; scratch holds @n. */
 static void sort_stretch(evq *q, evq_entry *a, size_t n)
 {
@@ -260,7 +255,7 @@ static void sort_one_time(evq *q)
 	evq_entry *a = q->run.a;
 
 	for (size_t i = 0; i < n; i++) {
-		uint32_t d = entry_dst(&a[i]);
+		uint32_t d = evq_entry_dst(&a[i]);
 		lo = d < lo ? d : lo;
 		hi = d > hi ? d : hi;
 	}
@@ -277,7 +272,7 @@ static void sort_one_time(evq *q)
 	uint32_t *cnt = q->cnt;
 	memset(cnt, 0, ((size_t)top + 1) * sizeof(*cnt));
 	for (size_t i = 0; i < n; i++)
-		cnt[top - ((entry_dst(&a[i]) - lo) >> sh)]++;
+		cnt[top - ((evq_entry_dst(&a[i]) - lo) >> sh)]++;
 	for (uint32_t d = 0, sum = 0; d <= top; d++) {
 		uint32_t c = cnt[d];
 		cnt[d] = sum;
@@ -285,7 +280,7 @@ static void sort_one_time(evq *q)
 	}
 	evq_entry *out = q->scratch.a;
 	for (size_t i = 0; i < n; i++)
-		out[cnt[top - ((entry_dst(&a[i]) - lo) >> sh)]++] = a[i];
+		out[cnt[top - ((evq_entry_dst(&a[i]) - lo) >> sh)]++] = a[i];
 	use_scratch(q); /* cnt[d] is now the end of digit d's stretch */
 	a = q->run.a;
 	for (uint32_t d = 0, from = 0; d <= top; from = cnt[d++])

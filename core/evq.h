@@ -134,6 +134,12 @@ static inline evq_entry evq_entry_of(cxl_event *ev)
 	return (evq_entry){ ev->time, ((uint64_t)ev->dst << 32) | ev->src, ev->seq, ev };
 }
 
+/* evq_entry_dst - the destination in @e's key (the high half of tie). */
+static inline uint32_t evq_entry_dst(const evq_entry *e)
+{
+	return (uint32_t)(e->tie >> 32);
+}
+
 /*
  * evq_push - insert @ev: its time (< SIM_TIME_MAX), dst, src and seq must
  * be set and its owner must be CXL_OWN_QUEUE (asserted).  Any time is
@@ -174,7 +180,7 @@ static inline sim_time evq_peek_time(const evq *q)
  */
 static inline uint32_t evq_peek_dst(const evq *q)
 {
-	return q->run.n && !q->ins.n ? (uint32_t)(q->run.a[q->run.n - 1].tie >> 32) : UINT32_MAX;
+	return q->run.n && !q->ins.n ? evq_entry_dst(&q->run.a[q->run.n - 1]) : UINT32_MAX;
 }
 
 /* evq_size - events queued. */

@@ -3,6 +3,7 @@
  */
 #include "core/pack.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "core/xmalloc.h"
@@ -18,6 +19,24 @@ void pack_put(pack_w *w, const void *src, size_t len)
 	}
 	memcpy(w->p + w->n, src, len);
 	w->n += len;
+}
+
+void pack_put_name(pack_w *w, const char *name)
+{
+	uint16_t nl = (uint16_t)strlen(name);
+
+	pack_put(w, &nl, sizeof(nl));
+	pack_put(w, name, nl);
+}
+
+int pack_get_name(pack_r *r, char *buf)
+{
+	uint16_t nl = 0;
+
+	pack_get(r, &nl, sizeof(nl));
+	pack_get(r, buf, nl);
+	buf[r->bad ? 0 : nl] = '\0';
+	return !r->bad;
 }
 
 void pack_get(pack_r *r, void *dst, size_t len)

@@ -36,6 +36,16 @@ void pack_put(pack_w *w, const void *src, size_t len);
 /* pack_get - read @len bytes into @dst; zeros and r->bad = 1 on overrun. */
 void pack_get(pack_r *r, void *dst, size_t len);
 
+/* PACK_NAME_MAX - room pack_get_name needs: a u16 length and the NUL. */
+#define PACK_NAME_MAX 65536
+/* pack_put_name - append the string @name as a u16 length and its bytes. */
+void pack_put_name(pack_w *w, const char *name);
+/*
+ * pack_get_name - read what pack_put_name wrote into @buf (PACK_NAME_MAX
+ * bytes), NUL-terminated; "" and r->bad = 1 on overrun.  Returns !r->bad.
+ */
+int pack_get_name(pack_r *r, char *buf);
+
 /* PACK_PUT - append the value of expression @v in its own type. */
 #define PACK_PUT(w, v) \
 	do { __typeof__(v) pack_tmp_ = (v); pack_put((w), &pack_tmp_, sizeof(pack_tmp_)); } while (0)

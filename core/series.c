@@ -338,14 +338,6 @@ uint32_t series_nperiods(const series_set *s)
 
 /* --- packing ------------------------------------------------------------ */
 
-static void put_name(pack_w *w, const char *name)
-{
-	uint16_t nl = (uint16_t)strlen(name);
-
-	PACK_PUT(w, nl);
-	pack_put(w, name, nl);
-}
-
 /**
  * series_pack - the closed set @s as bytes (layout at the top of this
  * file); returns a malloc'd buffer, its length in *@len.
@@ -364,7 +356,7 @@ void *series_pack(const series_set *s, size_t *len)
 		PACK_PUT(&w, (uint32_t)c->n);
 		for (size_t j = 0; j < c->n; j++) {
 			const series *x = c->s[j];
-			put_name(&w, x->name);
+			pack_put_name(&w, x->name);
 			PACK_PUT(&w, x->kind);
 			PACK_PUT(&w, x->n);
 			pack_put(&w, x->v, (size_t)x->n * sizeof(*x->v));
@@ -373,24 +365,13 @@ void *series_pack(const series_set *s, size_t *len)
 	PACK_PUT(&w, (uint64_t)s->nh);
 	for (size_t i = 0; i < s->nh; i++) {
 		const series_hist *h = s->h[i];
-		put_name(&w, h->name);
+		pack_put_name(&w, h->name);
 		PACK_PUT(&w, h->n);
 		for (uint32_t k = 0; k < h->n; k++)
 			stats_hist_pack(&w, &h->p[k]);
 	}
 	*len = w.n;
 	return w.p;
-}
-
-/* get_name - a name into @buf (64 KiB); 0 if the bytes ran out. */
-static int get_name(pack_r *r, char *buf)
-{
-	uint16_t nl;
-
-	pack_get(r, &nl, 2);
-	pack_get(r, buf, nl);
-	buf[nl] = '\0';
-	return !r->bad;
 }
 
 /* Cell counts must fit the bytes left, so a corrupt count cannot allocate much. */
@@ -404,7 +385,7 @@ static void unpack_series(series_set *t, series_comp *c, pack_r *r, char *name)
 	uint8_t kind;
 	uint32_t n;
 
-	if (!get_name(r, name))
+	if (!pack_get_name(r, name))
 		return;
 	pack_get(r, &kind, 1);
 	pack_get(r, &n, 4);
@@ -443,7 +424,7 @@ static void unpack_hist(series_set *t, pack_r *r, char *name)
 	uint32_t n;
 	stats_hist one;
 
-	if (!get_name(r, name))
+	if (!pack_get_name(r, name))
 		return;
 	pack_get(r, &n, 4);
 	if (r->bad || !fits(r, n, 4 * sizeof(uint64_t) + sizeof(uint32_t))) {
@@ -487,7 +468,7 @@ int series_table_add(series_set *t, const void *buf, size_t len, cxl_err *err)
 {
 	pack_r r = { buf, len, 0, 0 };
 	uint64_t n;
-	char name[65536]; /* a u16 length and the NUL */
+	char name[PACK_NAME_MAX];
 
 	if (!same_run(t, &r))
 		return cxl_err_set(err, CXL_EINTERNAL, "time series of another run or period "
@@ -614,9 +595,7 @@ void series_hists_pack(const series_set *s, pack_w *w)
 	PACK_PUT(w, (uint32_t)s->nh);
 	for (size_t i = 0; i < s->nh; i++) {
 		const series_hist *h = s->h[i];
-		uint16_t nl = (uint16_t)strlen(h->name);
-		PACK_PUT(w, nl);
-		pack_put(w, h->name, nl);
+		pack_put_name(w, h->name);
 		PACK_PUT(w, h->n);
 		for (uint32_t p = 0; p < h->n; p++)
 			stats_hist_pack(w, &h->p[p]);
@@ -632,15 +611,12 @@ int series_hists_add(series_set *s, const void *p, size_t n)
 {
 	pack_r r = { .p = p, .n = n };
 	uint32_t nh = 0;
-	char name[65536];
+	char name[PACK_NAME_MAX];
 
 	pack_get(&r, &nh, sizeof(nh));
 	for (uint32_t i = 0; i < nh && !r.bad; i++) {
-		uint16_t nl = 0;
 		uint32_t np = 0;
-		pack_get(&r, &nl, sizeof(nl));
-		pack_get(&r, name, nl);
-		name[r.bad ? 0 : nl] = '\0';
+		pack_get_name(&r, name);
 		pack_get(&r, &np, sizeof(np));
 		if (r.bad)
 			break;

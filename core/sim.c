@@ -96,7 +96,7 @@ static size_t state_stride(const model_ops *ops)
 
 static size_t state_bytes(const sim_engine *e)
 {
-	size_t n = 64;
+	size_t n = 0;
 
 	for (uint32_t i = 0; i < e->g->ncomp; i++)
 		if (e->rank_of[i] == e->rank)
@@ -132,13 +132,11 @@ sim_engine *sim_engine_create(const sim_graph *g, const int32_t *rank_of,
 	e->local = xcalloc(g->ncomp ? g->ncomp : 1, sizeof(*e->local));
 	for (uint32_t i = 0; i < g->ncomp; i++)
 		e->nlocal += rank_of[i] == o->rank;
-	/* one spare element: room to start the array on a cache line (sim_comp is 64-aligned) */
-	e->comps_mem = xcalloc((size_t)e->nlocal + 1, sizeof(*e->comps));
-	e->comps = (sim_comp *)(((uintptr_t)e->comps_mem + 63) & ~(uintptr_t)63);
-	e->states = xcalloc(1, state_bytes(e));
-	/* state_bytes has room to start on a cache line (a large calloc is 16 mod 64:
-	   every 64-byte state straddled two lines) */
-	char *st = (char *)(((uintptr_t)e->states + 63) & ~(uintptr_t)63);
+	/* on cache lines: sim_comp is 64-aligned, and a large calloc is 16 mod 64
+	   (every 64-byte state straddled two lines) */
+	e->comps = xcalloc_lines(e->nlocal, sizeof(*e->comps));
+	e->states = xcalloc_lines(1, state_bytes(e));
+	char *st = e->states;
 	for (uint32_t i = 0, k = 0; i < g->ncomp; i++) {
 		if (rank_of[i] != o->rank)
 			continue;
@@ -291,7 +289,7 @@ void sim_engine_destroy(sim_engine *e)
 	series_set_free(&e->series);
 	evq_destroy(&e->q);
 	evpool_destroy(&e->pool);
-	free(e->comps_mem);
+	free(e->comps);
 	free(e->local);
 	free(e->ports);
 	free(e->work_done);

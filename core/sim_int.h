@@ -35,8 +35,7 @@ struct sim_engine {
 	uint64_t edge_cut;       /* links cut by the partition */
 	evq q;                   /* pending events of local components */
 	evpool pool;             /* event free list */
-	sim_comp *comps;         /* local components, ascending id (in comps_mem, 64-aligned) */
-	void *comps_mem;         /* the allocation comps sits in */
+	sim_comp *comps;         /* local components, ascending id (64-aligned) */
 	uint32_t nlocal;         /* number of local components */
 	sim_comp **local;        /* by global id: local component or NULL */
 	void *states;            /* model states of local components, one block */

@@ -333,9 +333,7 @@ void *stats_pack(const stats_set *s, size_t *len)
 		PACK_PUT(&w, (uint32_t)c->n);
 		for (size_t j = 0; j < c->n; j++) {
 			const stats_entry *e = c->e[j];
-			uint16_t nl = (uint16_t)strlen(e->name);
-			PACK_PUT(&w, nl);
-			pack_put(&w, e->name, nl);
+			pack_put_name(&w, e->name);
 			PACK_PUT(&w, (uint8_t)e->kind);
 			if (e->kind == STATS_COUNTER)
 				PACK_PUT(&w, e->value);
@@ -386,12 +384,9 @@ static void unpack_comp(stats_set *t, pack_r *r)
 		return;
 	size_t ci = stats_comp_add(t, id);
 	for (uint32_t j = 0; j < ne && !r->bad; j++) {
-		uint16_t nl;
 		uint8_t kind;
-		char name[65536];
-		pack_get(r, &nl, 2);
-		pack_get(r, name, nl);
-		name[nl] = '\0';
+		char name[PACK_NAME_MAX];
+		pack_get_name(r, name);
 		pack_get(r, &kind, 1);
 		if (r->bad || (kind != STATS_COUNTER && kind != STATS_HIST) ||
 		    stats_get(&t->c[ci], name)) {

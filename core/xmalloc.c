@@ -3,6 +3,7 @@
  */
 #include "core/xmalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,20 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		CXL_PANIC("out of memory reallocating %zu bytes", n);
 	return q;
+}
+
+void *xcalloc_lines(size_t count, size_t size)
+{
+	size_t n;
+
+	if (__builtin_mul_overflow(count ? count : 1, size ? size : 1, &n) || n > SIZE_MAX - 63)
+		CXL_PANIC("out of memory allocating %zu x %zu bytes", count, size);
+	n = (n + 63) & ~(size_t)63; /* aligned_alloc wants a multiple of the alignment */
+	void *p = aligned_alloc(64, n);
+	if (!p)
+		CXL_PANIC("out of memory allocating %zu x %zu bytes", count, size);
+	memset(p, 0, n);
+	return p;
 }
 
 char *xstrdup(const char *s)

@@ -14,5 +14,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* xcalloc_lines - @count x @size zeroed bytes starting on a 64-byte cache line; free() frees them. */
+void *xcalloc_lines(size_t count, size_t size);
 
 #endif

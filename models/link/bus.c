@@ -435,8 +435,7 @@ static int read_fc(bus *b, const cfg *cf, cxl_err *err)
 	b->fc_batch = (uint32_t)cfg_int(cf, "bus.credit_batch");
 	b->fc_timer = cfg_time(cf, "bus.credit_timer");
 	b->fc_piggy = cfg_bool(cf, "bus.credit_piggyback");
-	b->fc_auto = b->fc_batch == 0;
-	if (b->fc_auto)
+	if (!b->fc_batch)
 		b->fc_batch = dll ? 1 : fc_auto_batch(b->buffer);
 	if (!b->fc_timer)
 		b->fc_timer = bus_updatefc_latency(b->gen, b->lanes, b->enc,
@@ -530,20 +529,22 @@ static void fabric_params(const sim_comp *c, bus *b)
 
 /*
  * fc_init - the bus's credit return (cxl_fc.h): its own two ports batch as
- * configured; a switch on either side must have room for a batch (its
+ * configured (the automatic batch at most half a switch peer's buffer); a
+ * batch set by hand must fit a switch on either side (its
  * switch.buffer, the credits it grants the bus), else CXL_EINVAL.  The
  * time-0 grants carry the batch, timer and piggyback to both nodes.
  */
 static int fc_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err)
 {
 	const fab_view *v = fab_view_of(c);
+	int automatic = cfg_int(cf, "bus.credit_batch") == 0;
 
 	for (int p = 0; p < 2 && v && b->fc_batch > 1; p++) {
 		uint32_t peer = c->ports[p].peer;
 		if (!(fab_view_roles(v, peer) & FAB_ROLE_SWITCH))
 			continue;
 		int64_t sb = cfg_int(sim_cfg_of(c, peer), "switch.buffer");
-		if (b->fc_auto && b->fc_batch > fc_auto_batch((uint64_t)sb))
+		if (automatic && b->fc_batch > fc_auto_batch((uint64_t)sb))
 			b->fc_batch = fc_auto_batch((uint64_t)sb);
 		if (b->fc_batch > sb)
 			return cfg_error_at(cf, "bus.credit_batch", err,

@@ -148,7 +148,6 @@ struct bus {
 	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
 				     never ends (early mode) */
 	uint32_t fc_batch;        /* bus.credit_batch resolved: credits returned together; 1: each at once */
-	int fc_auto;              /* bus.credit_batch = 0: the batch was chosen by the bus */
 	sim_time fc_timer;        /* bus.credit_timer resolved: longest a credit is held, ps */
 	int fc_piggy;             /* bus.credit_piggyback: credits ride on reverse packets */
 	cxl_fc fc;                /* the bus's own held credits, per port (cxl_fc.h) */

@@ -22,6 +22,7 @@
 #include "models/host/req.h"
 #include "models/proto/cxl_lat.h"
 #include "models/registry.h"
+#include "test/models/fixture_stat.h"
 
 enum { MTEP_EV_TIMER = CXL_EV_MODEL }; /* a request's `at` has come */
 
@@ -222,15 +223,8 @@ void mfx_close(mfx *r)
 /* mfx_stat - counter @name of the component called @comp. */
 uint64_t mfx_stat(const mfx *r, const char *comp, const char *name)
 {
-	for (uint32_t i = 0; i < r->g.ncomp; i++) {
-		if (strcmp(r->g.comp[i].name, comp))
-			continue;
-		const stats_comp *sc = stats_find(&r->table, i);
-		ck_assert_ptr_nonnull(sc);
-		const stats_entry *e = stats_get(sc, name);
-		ck_assert_msg(e != NULL, "%s: no statistic %s", comp, name);
-		return e->value;
-	}
-	ck_abort_msg("no component %s", comp);
-	return 0;
+	const stats_entry *e = fixture_stat(&r->g, &r->table, comp, name);
+
+	ck_assert_msg(e != NULL, "%s: no statistic %s", comp, name);
+	return e->value;
 }

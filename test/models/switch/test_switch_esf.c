@@ -22,6 +22,7 @@
 #include "core/xmalloc.h"
 #include "models/registry.h"
 #include "models/switch/switch_int.h"
+#include "test/models/fixture_stat.h"
 
 START_TEST(test_switch_esf_start_rule)
 {
@@ -129,16 +130,9 @@ static void swr_close(swr *r)
 /* swr_stat - counter @name of component @comp, or UINT64_MAX if it has none. */
 static uint64_t swr_stat(const swr *r, const char *comp, const char *name)
 {
-	for (uint32_t i = 0; i < r->g.ncomp; i++) {
-		if (strcmp(r->g.comp[i].name, comp))
-			continue;
-		const stats_comp *sc = stats_find(&r->table, i);
-		ck_assert_ptr_nonnull(sc);
-		const stats_entry *e = stats_get(sc, name);
-		return e ? e->value : UINT64_MAX;
-	}
-	ck_abort_msg("no component %s", comp);
-	return 0;
+	const stats_entry *e = fixture_stat(&r->g, &r->table, comp, name);
+
+	return e ? e->value : UINT64_MAX;
 }
 
 START_TEST(test_switch_esf_idle_same_as_pipeline)
