@@ -21,8 +21,8 @@
  * Cluster model (prof_net; documented in core/README.md, "Rank profile"):
  *   T_P = sum over windows k=1..W of c * max_r n(r,k)
  *       + sum over exchanges j=0..W of [ max_r (a * nb(r) + B(r,j) / b) + A(P) ]
- *   c     per-event cost: the recorded run's loop seconds / events (or
- *         the one --profile-net gives)
+ *   c     per-event cost: loop seconds / events of a plain run of the
+ *         config made before the recorded one (or the one --profile-net gives)
  *   n     events rank r executes in window k
  *   nb(r) rank r's neighbours (one message each way per exchange)
  *   B     bytes rank r sends or receives (the larger) at exchange j:
@@ -95,7 +95,7 @@ struct prof_net {
 	double msg_s;       /* a: seconds per message */
 	double bytes_per_s; /* b: bandwidth per rank, bytes/s */
 	double step_s;      /* s: seconds per allreduce step (ceil(log2 P) steps) */
-	double event_s;     /* c if > 0; 0: measured by the recorded run */
+	double event_s;     /* c if > 0; 0: measured by a plain run (main.c) */
 };
 
 #define PROF_NET_DEFAULT "1.5us,12.5GB/s,1.5us"
@@ -196,6 +196,7 @@ struct prof_meta {
 	uint64_t events;          /* events of the recorded run */
 	uint64_t records;         /* sends recorded */
 	double loop_s;            /* its loop seconds */
+	double plain_loop_s;      /* the plain run's (main.c), 0 if none was made */
 	double event_s;           /* c the model used, s */
 	sim_time stop;            /* end + drain, ps */
 	prof_net net;             /* the model's parameters */
