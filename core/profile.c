@@ -205,6 +205,12 @@ static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
  *      the run stops when there is none (the pending minimum is >= stop:
  *      idle stretches are skipped because T jumps to the next event).
  *  T_1 = min E (init's sends are delivered by the first window_start).
+ *  (4) The delayed minimum (sync.c; a run whose ranks do not all
+ *      neighbour each other): boundary j >= 2 starts at
+ *      T_j = max(U_{j-1}, G_{j-1}), G_{j-1} the exact pending minimum of
+ *      boundary j-1 - by (3) min { t in E : t >= U_{j-2} }, the log's first
+ *      record not yet walked when window j-1 began.  (2) holds for these
+ *      windows too (T_j <= G_j, and [U_{j-1}, T_j) holds no event).
  * That is the walk below over the time-sorted prefix.  With one rank L is
  * SIM_TIME_MAX and there is one window, as in sync.c (no transport).
  * run.windows counts the windows run; run.events_per_rank counts E by the
@@ -223,13 +229,25 @@ static void walk_windows(const prof_input *in, const int32_t *rank_of, int P, si
 	uint64_t *cnt = xcalloc((size_t)P, sizeof(*cnt));
 	int32_t *touched = xmalloc((size_t)P * sizeof(*touched));
 
+	/* the delayed minimum: the boundary's own minimum, and the last window's */
+	int delayed = P > 1 && !out->complete;
+	sim_time g_last = 0, u_last = 0;
+
 	out->win = xcalloc(cap, sizeof(*out->win)); /* [0]: init's exchange */
 	out->win[0].busiest_rank = -1;
-	while (i < n) {
-		prof_window w = { .start = r[i].time, .busiest_rank = -1 };
+	for (;;) {
+		sim_time g = i < n ? r[i].time : SIM_TIME_MAX; /* >= stop: none left */
+		sim_time t = g;
+		if (delayed && out->windows)
+			t = u_last > g_last ? u_last : g_last;
+		if (t >= in->stop)
+			break;
+		prof_window w = { .start = t, .busiest_rank = -1 };
 		sim_time u = stime_add_sat(w.start, L);
 		int nt = 0;
 		w.end = u < in->stop ? u : in->stop;
+		g_last = g;
+		u_last = w.end;
 		for (; i < n && r[i].time < w.end; i++) {
 			int32_t k = rank_of[r[i].dst];
 			if (!cnt[k]++)
@@ -435,9 +453,15 @@ static void predict(const prof_input *in, prof_result *out, int P)
 	for (uint64_t j = 0; j <= out->windows; j++) {
 		double x = exchange(in, out, (uint32_t)j, &pi, &s, base, base_bytes);
 		merge_cells(out, old, nold, &ci, (uint32_t)j, &s, &capc);
-		out->win[j].exchange_s = P > 1 ? x + coll : 0;
+		/* the delayed minimum (sync.c): exchange 0 waits for its allreduce;
+		 * exchange 1 waits for none; exchange j >= 2 waits for the one
+		 * started at exchange j-1, whose steps run during its own messages */
+		double c = coll;
+		if (!out->complete && j >= 1)
+			c = j == 1 || coll <= x ? 0 : coll - x;
+		out->win[j].exchange_s = P > 1 ? x + c : 0;
 		out->message_s += P > 1 ? x : 0;
-		out->collective_s += P > 1 ? coll : 0;
+		out->collective_s += P > 1 ? c : 0;
 	}
 	free(old);
 	free(s.out);

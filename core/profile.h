@@ -29,7 +29,10 @@
  *         96 * (nb(r) + cross-rank events), exchange 0 carries init's sends
  *   a, b  message latency (s) and bandwidth per rank (bytes/s)
  *   A(P)  the window's allreduce, s * ceil(log2 P); 0 when every rank
- *         neighbours every other (the message headers then give T)
+ *         neighbours every other (the message headers then give T).  It is
+ *         read one exchange after it starts (sync.c, the delayed minimum):
+ *         exchange 0 pays A(P), exchange 1 nothing, exchange j >= 2 only
+ *         max(0, A(P) - its own message time)
  * Predicted speedup T_1 / T_P with T_1 = c * events; efficiency speedup / P.
  * Ceiling speedup: events / sum over windows of the busiest rank's events.
  *

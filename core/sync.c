@@ -6,7 +6,8 @@
  *            the neighbours, one message each way (point to point)
  *   T    = global minimum of every rank's next event time: the minimum of
  *          the bounds carried in the messages when every rank is a neighbour
- *          (no collective), else one allreduce (the ONE collective)
+ *          (no collective), else one allreduce (the ONE collective), whose
+ *          result is read one boundary later ("The delayed minimum" below)
  *   stop if T >= end
  *   run every local event with time < min(T + L, end)       (L = lookahead)
  * Safety: an event sent across ranks during the window is at least L after
@@ -46,6 +47,41 @@
 #include "core/sim_int.h"
 
 /*
+ * The delayed minimum (a run whose ranks do not all neighbour each other):
+ * at boundary j the window's allreduce of {queue minimum, stop flag} is
+ * started (MPI_Iallreduce) and read at boundary j+1, so its steps progress
+ * during the next exchange's messages instead of after them.  Boundary j
+ * uses the minimum G_{j-1} agreed by the collective started at j-1:
+ *     T_j = max(U_{j-1}, G_{j-1})      (U_{j-1}: where the last window ended)
+ * which is safe: every event below U_{j-1} has run, no event is ever sent
+ * into the past, so the pending minimum G_j >= max(U_{j-1}, G_{j-1}) = T_j;
+ * and nothing is lost in [U_{j-1}, T_j), which holds no event.  A busy run
+ * gets the same windows as with the exact minimum (G_{j-1} <= U_{j-1});
+ * an idle stretch costs one empty window more, and so does the end.  The
+ * first boundary (no collective started yet) takes a blocking allreduce;
+ * the signal agreed at j is that of the ranks at j-1; a boundary that stops
+ * starts no collective (every rank decides from the same agreed values).
+ */
+static sim_time delayed_start(sim_engine *e, int *stop)
+{
+	int mine = *stop;
+	sim_time g, t;
+
+	if (!e->windows)
+		return xport_min_stop(evq_peek_time(&e->q), stop);
+	if (xport_min_stop_started(e->xp)) {
+		g = xport_min_stop_end(e->xp, stop);
+	} else {
+		g = 0; /* the second boundary: the first's exact minimum is behind U */
+		*stop = 0;
+	}
+	t = e->window_end > g ? e->window_end : g;
+	if (!*stop && t < stime_add_sat(e->opt.end, e->opt.drain))
+		xport_min_stop_begin(e->xp, evq_peek_time(&e->q), mine);
+	return t;
+}
+
+/*
  * Exchange the last window's cross-rank events and agree on the next T and
  * on stopping: *@stop gets the agreed signal number (0: go on).
  */
@@ -63,7 +99,7 @@ static sim_time window_start(sim_engine *e, int *stop)
 	t = xport_exchange(e->xp, bound, stop, sim__deliver, e);
 	if (!xport_complete(e->xp)) {
 		*stop = mine;
-		t = xport_min_stop(evq_peek_time(&e->q), stop);
+		t = delayed_start(e, stop);
 	}
 	e->wait_s += sim__wall() - w0;
 	return t;

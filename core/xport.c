@@ -34,6 +34,9 @@ struct xport {
 	int complete;      /* every rank has every other as neighbour (agreed) */
 	MPI_Datatype ev_type; /* one event: sizeof(cxl_event) contiguous bytes */
 	size_t in_cap;     /* its capacity in events */
+	/* the window's split collective (xport_min_stop_begin/_end) */
+	uint64_t coll_in[2], coll_out[2]; /* {minimum, ~stop}: its buffers */
+	MPI_Request coll_req; /* outstanding: MPI_REQUEST_NULL if none */
 };
 
 static void abort_hook(void)
@@ -113,6 +116,7 @@ xport *xport_create(int rank, int nranks, const uint8_t *neighbour)
 		b->n = 1; /* slot 0: the header */
 	}
 	x->req = xmalloc((size_t)(x->nnb ? x->nnb : 1) * sizeof(*x->req));
+	x->coll_req = MPI_REQUEST_NULL;
 	MPI_Type_contiguous((int)sizeof(cxl_event), MPI_BYTE, &x->ev_type);
 	MPI_Type_commit(&x->ev_type);
 	/* all ranks must take the same branch each window: agree on it once */
@@ -126,6 +130,8 @@ void xport_destroy(xport *x)
 {
 	if (!x)
 		return;
+	if (x->coll_req != MPI_REQUEST_NULL) /* a run that stopped with one started */
+		MPI_Wait(&x->coll_req, MPI_STATUS_IGNORE);
 	for (int r = 0; r < x->nranks; r++)
 		free(x->out[r].ev);
 	free(x->out);
@@ -230,6 +236,30 @@ uint64_t xport_min_stop(uint64_t v, int *stop)
 	MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
 	*stop = (int)(uint32_t)~out[1];
 	return out[0];
+}
+
+void xport_min_stop_begin(xport *x, uint64_t v, int stop)
+{
+	if (x->coll_req != MPI_REQUEST_NULL)
+		CXL_PANIC("rank %d starts a window collective with one outstanding", x->rank);
+	x->coll_in[0] = v;
+	x->coll_in[1] = ~(uint64_t)(uint32_t)stop;
+	MPI_Iallreduce(x->coll_in, x->coll_out, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD,
+		       &x->coll_req);
+}
+
+int xport_min_stop_started(const xport *x)
+{
+	return x->coll_req != MPI_REQUEST_NULL;
+}
+
+uint64_t xport_min_stop_end(xport *x, int *stop)
+{
+	if (x->coll_req == MPI_REQUEST_NULL)
+		CXL_PANIC("rank %d waits for a window collective it did not start", x->rank);
+	MPI_Wait(&x->coll_req, MPI_STATUS_IGNORE);
+	*stop = (int)(uint32_t)~x->coll_out[1];
+	return x->coll_out[0];
 }
 
 /*

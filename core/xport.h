@@ -87,6 +87,18 @@ uint64_t xport_min_u64(uint64_t v);
  */
 uint64_t xport_min_stop(uint64_t v, int *stop);
 /*
+ * The same collective split in two (sync.c, "The delayed minimum"):
+ * xport_min_stop_begin starts the allreduce of @v and @stop (MPI_Iallreduce)
+ * and returns at once; xport_min_stop_end waits for it and returns the
+ * global minimum, *@stop the global maximum.  At most one is outstanding
+ * (a second begin panics); xport_min_stop_started says whether one is.
+ * xport_destroy completes one left outstanding.  Every rank begins and ends
+ * the same ones in the same order, as for any collective.
+ */
+void xport_min_stop_begin(xport *x, uint64_t v, int stop);
+int xport_min_stop_started(const xport *x);
+uint64_t xport_min_stop_end(xport *x, int *stop);
+/*
  * xport_agree_u64 - for each of @n values, its least (@lo) and greatest
  * (@hi) over the ranks: one allreduce (start-up agreement checks).
  */

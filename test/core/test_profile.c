@@ -7,9 +7,10 @@
  * windows the engine's loop would run (idle stretch skipped, the last one cut
  * at the stop), events per rank, cross-rank sends by the window they are sent
  * in (init's in window 0, one delivered after the stop still counted), the
- * neighbours, the ceiling and the predicted time term by term; with global
- * sends every rank neighbours every other and no collective is taken; one
- * rank runs one window and predicts its own time.
+ * neighbours, the ceiling and the predicted time term by term; on 4 ranks
+ * of a chain the windows and collective terms of the delayed minimum; with
+ * global sends every rank neighbours every other and no collective is
+ * taken; one rank runs one window and predicts its own time.
  */
 #include "core/profile.h"
 
@@ -154,13 +155,34 @@ START_TEST(test_profile_replay_one_rank_and_global)
 	ck_assert_uint_eq(r.lookahead, SIM_TIME_MAX);
 	ck_assert(fabs(r.loop_s - 6e-6) < 1e-15 && fabs(r.efficiency - 1) < 1e-12);
 	prof_result_free(&r);
-	/* a chain on 4 ranks: ends have 1 neighbour, so a collective of 2 steps */
+	/* a chain on 4 ranks: ends have 1 neighbour, so a collective of 2 steps,
+	 * read one boundary late (the delayed minimum, sync.c): T_j = max(U_{j-1},
+	 * G_{j-1}): [0,10) 0 5 | [10,20) 12 | [20,30) empty (G_2 = 12 was stale)
+	 * | [30,40) 30 31 35 | [40,50) empty (the end) */
+	static const sim_time starts[] = { 0, 10, 20, 30, 40 };
 	prof_replay(&in, rr, 4, &r);
 	ck_assert_int_eq(r.complete, 0);
 	ck_assert_uint_eq(r.neighbours[0], 1);
 	ck_assert_uint_eq(r.neighbours[1], 2);
-	ck_assert(fabs(r.collective_s - (double)(r.windows + 1) * 3e-6) < 1e-15);
+	ck_assert_uint_eq(r.windows, 5);
+	for (int j = 0; j < 5; j++)
+		ck_assert_uint_eq(r.win[j + 1].start, starts[j]);
+	ck_assert_uint_eq(r.win[3].events, 0);
+	ck_assert_uint_eq(r.events, 6);
+	/* exchange 0 waits for its allreduce (3 us); the later ones' messages
+	 * (the middle ranks': 2 x 1.5 us) cover theirs */
+	ck_assert(fabs(r.collective_s - 3e-6) < 1e-15);
 	prof_result_free(&r);
+	/* messages faster than the allreduce: exchanges 2.. wait for what is left */
+	prof_net_parse("0.5us,12.5GB/s,1.5us", &in.net, NULL);
+	prof_replay(&in, rr, 4, &r);
+	ck_assert(r.win[0].exchange_s > 3e-6);
+	ck_assert(r.win[1].exchange_s < 2e-6); /* waits for no collective */
+	for (int j = 2; j <= 5; j++)
+		ck_assert(fabs(r.win[j].exchange_s - 3e-6) < 1e-15);
+	ck_assert(fabs(r.loop_s - (r.compute_s + r.message_s + r.collective_s)) < 1e-15);
+	prof_result_free(&r);
+	prof_net_parse(PROF_NET_DEFAULT, &in.net, NULL);
 	g.global_lookahead = 7;
 	prof_replay(&in, rr, 4, &r);
 	ck_assert_int_eq(r.complete, 1);
