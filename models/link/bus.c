@@ -329,7 +329,7 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
 			  c->name, d, v, b->buffer);
 	sim_event_keep(c, ev);
-	evring_push(f, ev);
+	bus__q_push(b, d, v, ev);
 	bus__note_queue(c, b, d);
 	bus__tx_wake(c, b, bus__tid(b, d), src);
 	if (got)
@@ -616,6 +616,7 @@ static uint64_t drop(sim_comp *c, bus *b)
 		for (int v = 0; v < CXL_NVC; v++) {
 			n += evring_free_all(c, &b->q[d][v]);
 		}
+		b->qmask[d] = 0;
 		if (b->tx[d].cur) {
 			sim_event_free(c, b->tx[d].cur);
 			b->tx[d].cur = NULL;

@@ -113,6 +113,8 @@ void bus__ckpt(sim_comp *c, void *state, ckpt *k)
 	for (int d = 0; d < 2; d++)
 		for (int v = 0; v < CXL_NVC; v++)
 			fifo(k, &b->q[d][v]);
+	if (ckpt_loading(k))
+		bus__q_sync(b);
 	ckpt_mark(k, 0x42550002, "bus credits");
 	CKPT(k, b->cr);
 	CKPT(k, b->rr);

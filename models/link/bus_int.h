@@ -136,7 +136,11 @@ struct bus {
 	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
 				     it has packets to send (bus_esf.c) */
 	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
-	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
+	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d; push and pop
+				     through bus__q_push / bus__q_pop (they keep qmask) */
+	uint8_t qmask[2];         /* per direction: bit v set iff q[d][v] holds a packet (a
+				     cache of q[d][v].n != 0 for bus__pick_vc; rebuilt by
+				     bus__q_sync after a checkpoint restore) */
 	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
 	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
@@ -178,6 +182,34 @@ struct bus {
 static inline int bus__tid(const bus *b, int d)
 {
 	return b->half ? 0 : d;
+}
+
+/* bus__q_push - append @ev to FIFO q[@d][@v] and mark it non-empty in qmask. */
+static inline void bus__q_push(bus *b, int d, int v, cxl_event *ev)
+{
+	evring_push(&b->q[d][v], ev);
+	b->qmask[d] |= (uint8_t)(1u << v);
+}
+
+/* bus__q_pop - take the oldest packet of FIFO q[@d][@v] (not empty); keeps qmask. */
+static inline cxl_event *bus__q_pop(bus *b, int d, int v)
+{
+	cxl_event *ev = evring_pop(&b->q[d][v]);
+
+	if (!b->q[d][v].n)
+		b->qmask[d] &= (uint8_t)~(1u << v);
+	return ev;
+}
+
+/* bus__q_sync - rebuild qmask from the FIFOs (after they were set wholesale). */
+static inline void bus__q_sync(bus *b)
+{
+	for (int d = 0; d < 2; d++) {
+		b->qmask[d] = 0;
+		for (int v = 0; v < CXL_NVC; v++)
+			if (b->q[d][v].n)
+				b->qmask[d] |= (uint8_t)(1u << v);
+	}
 }
 
 /*

@@ -65,13 +65,29 @@
  * whose FIFO head may be sent: it holds a packet and a credit towards the
  * far port is held (refuse-on-full: no credit needed, the far end refuses).
  * Returns the VC, or -1 if none.
+ *
+ * Mechanism: qmask[d] has a bit per non-empty FIFO (bus_int.h), rotated
+ * right by rr so that bit k is VC rr + k (mod CXL_NVC); the set bits are
+ * visited lowest first (count trailing zeros), which is the order of the
+ * round-robin scan, and only they test a credit.  No packet waiting (most
+ * calls: can_send after a start) costs a load and a test instead of a
+ * scan of every VC (the scan was 11% of rack-4096's loop).
  */
 int bus__pick_vc(const bus *b, int d)
 {
-	/* one modulo, then a wrap: (rr + k) % CXL_NVC per VC was 12% of rack-4096's loop */
-	for (int k = 0, v = b->rr[d] % CXL_NVC; k < CXL_NVC; k++, v = v + 1 < CXL_NVC ? v + 1 : 0)
-		if (b->q[d][v].n && (b->refuse || b->cr[1 - d].n[v]))
-			return v;
+	unsigned m = b->qmask[d], r;
+
+	if (!m)
+		return -1;
+	r = b->rr[d] % CXL_NVC;
+	m = (m >> r | m << (CXL_NVC - r)) & ((1u << CXL_NVC) - 1);
+	for (; m; m &= m - 1) {
+		unsigned v = r + (unsigned)__builtin_ctz(m);
+		if (v >= CXL_NVC)
+			v -= CXL_NVC;
+		if (b->refuse || b->cr[1 - d].n[v])
+			return (int)v;
+	}
 	return -1;
 }
 
@@ -123,7 +139,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	}
 	if (v < 0)
 		return 0;
-	cxl_event *ev = evring_pop(&b->q[d][v]);
+	cxl_event *ev = bus__q_pop(b, d, v);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
