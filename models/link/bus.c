@@ -233,11 +233,11 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
 }
 
 /**
- * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
- * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
- * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ * bus__rate - the serialisation rate of generation @gen, @lanes lanes and
+ * encoding @enc (bus_int.h), for bus__ser; panics on a generation outside
+ * 1..6 or 0 lanes.
  */
-sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+bus_rate bus__rate(unsigned gen, unsigned lanes, enum bus_encoding enc)
 {
 	uint32_t num, den, mts = bus_lane_mts(gen);
 
@@ -245,9 +245,19 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
 		CXL_PANIC("bus_ser_time: gen %u lanes %u (gen 1..%d, lanes >= 1)", gen, lanes,
 			  BUS_GEN_MAX);
 	bus_efficiency(gen, enc, &num, &den);
-	uint64_t top = (uint64_t)bytes * 8u * 1000000u * den;
-	uint64_t bottom = (uint64_t)mts * lanes * num;
-	return (top + bottom - 1) / bottom;
+	return (bus_rate){ .mul = 8u * 1000000u * (uint64_t)den, .div = (uint64_t)mts * lanes * num };
+}
+
+/**
+ * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
+ * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
+ * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ */
+sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+{
+	bus_rate r = bus__rate(gen, lanes, enc);
+
+	return bus__ser(&r, bytes);
 }
 
 /* --- replay-timer arithmetic (bus.h) ----------------------------------- */
@@ -455,6 +465,7 @@ static int read_fc(bus *b, const cfg *cf, cxl_err *err)
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
 	link_params(cf, &b->gen, &b->lanes, &b->enc);
+	b->rate = bus__rate(b->gen, b->lanes, b->enc); /* the schema keeps gen 1..6, lanes >= 1 */
 	b->header = (uint32_t)cfg_size(cf, "bus.header_bytes");
 	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
 	b->turnaround = cfg_time(cf, "bus.turnaround");

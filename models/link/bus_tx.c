@@ -111,7 +111,7 @@ int bus__first_dir(const bus *b, int t)
  */
 sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes)
 {
-	sim_time ser = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, bytes);
+	sim_time ser = b->slow * bus__ser(&b->rate, bytes);
 
 	tx->span = ser;
 	if (b->half && b->last_dir >= 0 && b->last_dir != d)
@@ -151,7 +151,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	tx->cur = ev;
 	if (b->cut[1 - d]) {
 		/* cut-through: the far switch takes the packet once its header is over */
-		sim_time head = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header);
+		sim_time head = b->slow * bus__ser(&b->rate, b->header);
 		ev->pkt.hops++;
 		cxl_lat_add(&ev->pkt, CXL_LAT_SER, tx->span - ser + head);
 		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
