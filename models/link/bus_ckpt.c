@@ -118,6 +118,9 @@ void bus__ckpt(sim_comp *c, void *state, ckpt *k)
 	ckpt_mark(k, 0x42550002, "bus credits");
 	CKPT(k, b->cr);
 	CKPT(k, b->rr);
+	if (ckpt_loading(k) && (b->rr[0] >= CXL_NVC || b->rr[1] >= CXL_NVC))
+		ckpt_fail(k, "bus: a saved round-robin VC %u/%u (expected below %d)", b->rr[0],
+			  b->rr[1], CXL_NVC); /* bus__pick_vc relies on it */
 	CKPT(k, b->last_dir);
 	ckpt_mark(k, 0x42550003, "bus transmitters");
 	tx(k, &b->tx[0]);

@@ -13,7 +13,8 @@
  *   bus_ckpt.c    the checkpoint hook (model_ops.ckpt): what the events
  *                 change, saved and restored;
  *   bus_esf.c     the ESF-compatible options (off by default): ESF's framed
- *                 wire bytes (bus__wire_bytes), its doubled write turns;
+ *                 wire bytes (bus_esf_wire_bytes, used by the inline
+ *                 bus__wire_bytes here), its doubled write turns;
  *                 the half-duplex drain is one test in bus__first_dir.
  * Functions shared between them are bus__name; nothing here is for other
  * models (they include bus.h only).
@@ -234,6 +235,63 @@ static inline void bus__q_sync(bus *b)
 }
 
 /*
+ * bus__pick_vc - the next VC of direction @d, round-robin from b->rr[d],
+ * whose FIFO head may be sent: it holds a packet and a credit towards the
+ * far port is held (refuse-on-full: no credit needed, the far end refuses).
+ * Returns the VC, or -1 if none.
+ *
+ * Mechanism: qmask[d] has a bit per non-empty FIFO (bus_int.h), rotated
+ * right by rr so that bit k is VC rr + k (mod CXL_NVC); the set bits are
+ * visited lowest first (count trailing zeros), which is the order of the
+ * round-robin scan, and only they test a credit.  No packet waiting (most
+ * calls: can_send after a start) costs a load and a test instead of a
+ * scan of every VC (the scan was 11% of rack-4096's loop).  Inline: the
+ * empty test is most of its calls.
+ */
+static inline int bus__pick_vc(const bus *b, int d)
+{
+	unsigned m = b->qmask[d], r;
+
+	if (!m)
+		return -1;
+	r = b->rr[d]; /* < CXL_NVC: set by the picks, checked on restore */
+	m = (m >> r | m << (CXL_NVC - r)) & ((1u << CXL_NVC) - 1);
+	for (; m; m &= m - 1) {
+		unsigned v = r + (unsigned)__builtin_ctz(m);
+		if (v >= CXL_NVC)
+			v -= CXL_NVC;
+		if (b->refuse || b->cr[1 - d].n[v])
+			return (int)v;
+	}
+	return -1;
+}
+
+/*
+ * bus__wire_bytes - the wire bytes bus @b sends for a packet of @payload
+ * bytes: header + payload by default, ESF's framing with bus.esf_frame
+ * (bus_esf.c).  Inline: it runs twice per packet.
+ */
+static inline uint32_t bus__wire_bytes(const bus *b, uint32_t payload)
+{
+	if (!b->esf_frame)
+		return b->header + payload;
+	return bus_esf_wire_bytes(payload, b->esf_frame, b->esf_width);
+}
+
+/*
+ * bus__esf_turn_extra - the extra busy time of a packet of VC @vc whose
+ * transmitter has just turned for it (@turned: the turnaround added, ps;
+ * 0 if it did not turn): another turnaround with bus.esf_write_turnaround
+ * (bus_esf.c) for a write or a write's completion, else 0.
+ */
+static inline sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned)
+{
+	if (!b->esf_write_turn || !turned)
+		return 0;
+	return vc == CXL_VC_M2S_RWD || vc == CXL_VC_S2M_NDR ? turned : 0;
+}
+
+/*
  * bus__note_queue - after a packet entered or left direction @d's FIFOs:
  * the time series of how many wait there now (nothing when sampling is off).
  */
@@ -259,13 +317,8 @@ void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahe
 void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src);
 void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
 void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
-int bus__pick_vc(const bus *b, int d);
 int bus__first_dir(const bus *b, int t);
 sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
-
-/* bus_esf.c */
-uint32_t bus__wire_bytes(const bus *b, uint32_t payload);
-sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);

@@ -53,43 +53,12 @@
  *
  * With the data-link layer on, bus_replay.c decides what goes next (DLLP >
  * replay > new TLP) and what happens at the end; this file keeps the
- * timing (bus__occupy) and the round-robin VC pick (bus__pick_vc), which
- * both paths share.
+ * timing (bus__occupy), which both paths share, as they share the
+ * round-robin VC pick (bus__pick_vc, inline in bus_int.h).
  */
 #include "models/link/bus_int.h"
 
 #include "models/proto/cxl_lat.h"
-
-/**
- * bus__pick_vc - the next VC of direction @d, round-robin from b->rr[d],
- * whose FIFO head may be sent: it holds a packet and a credit towards the
- * far port is held (refuse-on-full: no credit needed, the far end refuses).
- * Returns the VC, or -1 if none.
- *
- * Mechanism: qmask[d] has a bit per non-empty FIFO (bus_int.h), rotated
- * right by rr so that bit k is VC rr + k (mod CXL_NVC); the set bits are
- * visited lowest first (count trailing zeros), which is the order of the
- * round-robin scan, and only they test a credit.  No packet waiting (most
- * calls: can_send after a start) costs a load and a test instead of a
- * scan of every VC (the scan was 11% of rack-4096's loop).
- */
-int bus__pick_vc(const bus *b, int d)
-{
-	unsigned m = b->qmask[d], r;
-
-	if (!m)
-		return -1;
-	r = b->rr[d] % CXL_NVC;
-	m = (m >> r | m << (CXL_NVC - r)) & ((1u << CXL_NVC) - 1);
-	for (; m; m &= m - 1) {
-		unsigned v = r + (unsigned)__builtin_ctz(m);
-		if (v >= CXL_NVC)
-			v -= CXL_NVC;
-		if (b->refuse || b->cr[1 - d].n[v])
-			return (int)v;
-	}
-	return -1;
-}
 
 /**
  * bus__first_dir - the wire direction transmitter @t tries first: its own
@@ -142,7 +111,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	cxl_event *ev = bus__q_pop(b, d, v);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
-	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
+	b->rr[d] = (uint8_t)(v + 1 < CXL_NVC ? v + 1 : 0);
 	sim_time ser = bus__occupy(b, tx, d, bus__wire_bytes(b, ev->pkt.size));
 	tx->span += bus__esf_turn_extra(b, v, tx->span - ser); /* 0 unless ESF-compatible */
 	tx->what = BUS_TX_NEW;
