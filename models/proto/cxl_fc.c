@@ -77,18 +77,14 @@ void cxl_fc_grant_all_ports(sim_comp *c, uint16_t count)
 }
 
 /**
- * cxl_fc_on_grant - a node's side of the negotiation: if @ev is a time-0
- * grant (CXL_VC_ALL), note whether its sender takes credits on packets and,
- * if it carries a batch > 1, configure the port it came in on: that batch
- * capped at @cap (the credits the node grants on that port, so a batch is
- * never more than the sender can have out), its timer, and piggyback if
- * the sender takes credits that way.
+ * cxl_fc__on_grant_all - cxl_fc_on_grant for a grant @ev of CXL_VC_ALL:
+ * the negotiation (see there).
  */
-void cxl_fc_on_grant(cxl_fc *f, const cxl_event *ev, uint32_t cap)
+void cxl_fc__on_grant_all(cxl_fc *f, const cxl_event *ev, uint32_t cap)
 {
 	uint16_t port = ev->dst_port;
 
-	if (ev->pkt.mclass != CXL_VC_ALL || port >= f->nports)
+	if (port >= f->nports)
 		return;
 	int piggy = ev->pkt.flags & CXL_FC_PIGGY;
 	f->port[port].peer_piggy = (uint8_t)(piggy != 0);
