@@ -49,7 +49,11 @@
  * Then about one digit per two entries instead of one per entry, and short
  * stretches sorted by one insertion pass over the whole run: rack-4096
  * --end 2us 572.8 -> 563.0 (94% of its events go through sort_one_time);
- * PHOLD and the ring trace replay, with no such list, unchanged.
+ * PHOLD and the ring trace replay, with no such list, unchanged.  THRES
+ * 48 -> 32 (a list of 33-48 events opens a rung instead of a merge sort):
+ * ring trace replay 567.7 -> 564.7, spine_leaf 544.9 -> 544.4, rack-4096
+ * and PHOLD unchanged (16 and 24 gain more on the ring but cost PHOLD
+ * +5.3 and +0.3; 96 costs the ring +75).
  */
 #include "core/evq.h"
 
@@ -59,7 +63,7 @@
 #include "core/err.h"
 #include "core/xmalloc.h"
 
-#define THRES 48    /* a list of at most this many events is sorted into the bottom */
+#define THRES 32    /* a list of at most this many events is sorted into the bottom */
 #define SORT_RUN 16 /* the merge sort starts from insertion-sorted runs this long */
 #define RADIX_MIN 64 /* a one-time list at least this long is radix-sorted by dst */
 #define RADIX_BITS 6 /* least bits of dst its counting sort uses */
