@@ -360,9 +360,17 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
+/*
+ * want - output @port may forward now (a credit came, or a FIFO's head now
+ * routes there): put it on the todo stack for serve_wanted.  An output
+ * with no FIFO in its list has nothing to serve, so it is not put there: a
+ * credit reaching an idle output (most, with forwarding ahead) costs a
+ * test instead of a push, a pop and an empty serve.  A FIFO joining the
+ * list later in the event calls want itself (list_append).
+ */
 static void want(sw *s, uint32_t port)
 {
-	if (!s->queued[port]) {
+	if (!s->queued[port] && s->llen[port]) {
 		s->queued[port] = 1;
 		s->todo[s->ntodo++] = (uint16_t)port;
 	}
