@@ -46,6 +46,14 @@
  * full key.  Measured with callgrind (instructions in the event loop per
  * event): rack-4096 --end 200ns 828 -> 682 (the refill 240 -> ~150), PHOLD
  * (--end 400ns) 469 -> 424 with the inline pop (evq.h) and the one walk.
+ * Then about one digit per two entries instead of one per entry, and short
+ * stretches sorted by one insertion pass over the whole run: rack-4096
+ * --end 2us 572.8 -> 563.0 (94% of its events go through sort_one_time);
+ * PHOLD and the ring trace replay, with no such list, unchanged.  THRES
+ * 48 -> 32 (a list of 33-48 events opens a rung instead of a merge sort):
+ * ring trace replay 567.7 -> 564.7, spine_leaf 544.9 -> 544.4, rack-4096
+ * and PHOLD unchanged (16 and 24 gain more on the ring but cost PHOLD
+ * +5.3 and +0.3; 96 costs the ring +75).
  */
 #include "core/evq.h"
 
@@ -55,10 +63,10 @@
 #include "core/err.h"
 #include "core/xmalloc.h"
 
-#define THRES 48    /* a list of at most this many events is sorted into the bottom */
+#define THRES 32    /* a list of at most this many events is sorted into the bottom */
 #define SORT_RUN 16 /* the merge sort starts from insertion-sorted runs this long */
 #define RADIX_MIN 64 /* a one-time list at least this long is radix-sorted by dst */
-#define RADIX_BITS 8 /* least bits of dst its counting sort uses */
+#define RADIX_BITS 6 /* least bits of dst its counting sort uses */
 #define RADIX_MAX 16 /* most bits of dst its counting sort uses */
 
 /* A list taken out of top or a rung, on its way to the bottom or a new rung. */
@@ -174,6 +182,35 @@ static void insertion_sort_desc(evq_entry *a, size_t n)
 	}
 }
 
+/* same_time_lt - evq_key_lt for two entries of one time: the rest of the key. */
+static inline int same_time_lt(const evq_entry *x, const evq_entry *y)
+{
+	return x->tie != y->tie ? x->tie < y->tie : x->seq < y->seq;
+}
+
+/*
+ * insertion_sort_same_time_desc - insertion_sort_desc for entries that all
+ * have one time, comparing the rest of the key only.  sort_one_time runs it
+ * over its whole run once every digit's stretch is short: an entry moves
+ * only within its stretch (it is before every entry of an earlier stretch),
+ * so the pass costs one comparison per entry in place (most: no copy) plus
+ * the stretches' own inversions, and no walk of the digits.
+ */
+
+static void insertion_sort_same_time_desc(evq_entry *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!same_time_lt(&a[i - 1], &a[i]))
+			continue; /* in place: most entries */
+		evq_entry e = a[i];
+		size_t j = i;
+		do
+			a[j] = a[j - 1];
+		while (--j > 0 && same_time_lt(&a[j - 1], &e));
+		a[j] = e;
+	}
+}
+
 static void merge_desc(const evq_entry *x, size_t nx, const evq_entry *y, size_t ny,
 		       evq_entry *out)
 {
@@ -242,11 +279,18 @@ static void sort_stretch(evq *q, evq_entry *a, size_t n)
 
 /*
  * sort_one_time - sort the run descending when its entries share one time:
- * one counting-sort pass on the top bits of dst (the key's next field; about
- * one digit value per entry, at least 2^RADIX_BITS), then each digit's
- * stretch by the full key, which an insertion sort does in a step or two for
- * the few destinations a stretch holds.  Same order as sort_run, O(n) for the
- * many distinct destinations a crowded time has.
+ * one counting-sort pass on the top bits of dst (the key's next field; one
+ * digit value per one to two entries, at least 2^RADIX_BITS), then each
+ * digit's stretch by the rest of the key, which an insertion sort does in a
+ * step or two for the few destinations a stretch holds.  Same order as
+ * sort_run, O(n) for the many distinct destinations a crowded time has.
+ * Mechanism of the stretches: when none holds more than SORT_RUN entries
+ * (the fullest digit is known from the prefix sums), one insertion pass
+ * over the whole run sorts them all (insertion_sort_same_time_desc), which
+ * costs less than a walk of every digit calling a sort per stretch; a
+ * fuller digit takes that walk (sort_stretch: merge sort for the long ones).
+ * Fewer digits than entries: their two passes (prefix sums, stretches) cost
+ * more than the longer stretches' extra insertion steps (measured, file top).
  */
 static void sort_one_time(evq *q)
 {
@@ -260,7 +304,7 @@ static void sort_one_time(evq *q)
 		hi = d > hi ? d : hi;
 	}
 	unsigned bits = hi > lo ? 32 - (unsigned)__builtin_clz(hi - lo) : 0;
-	unsigned want = 64 - (unsigned)__builtin_clzll(n - 1); /* ceil(log2 n), n >= 2 */
+	unsigned want = 63 - (unsigned)__builtin_clzll(n - 1); /* floor(log2(n - 1)), n >= 2 */
 	want = want < RADIX_BITS ? RADIX_BITS : want > RADIX_MAX ? RADIX_MAX : want;
 	unsigned nd = bits < want ? bits : want, sh = bits - nd;
 	uint32_t top = (1u << nd) - 1; /* digits 0 .. top; digit top - x sorts descending */
@@ -273,16 +317,22 @@ static void sort_one_time(evq *q)
 	memset(cnt, 0, ((size_t)top + 1) * sizeof(*cnt));
 	for (size_t i = 0; i < n; i++)
 		cnt[top - ((evq_entry_dst(&a[i]) - lo) >> sh)]++;
+	uint32_t most = 0; /* entries of the fullest digit */
 	for (uint32_t d = 0, sum = 0; d <= top; d++) {
 		uint32_t c = cnt[d];
 		cnt[d] = sum;
 		sum += c;
+		most = c > most ? c : most;
 	}
 	evq_entry *out = q->scratch.a;
 	for (size_t i = 0; i < n; i++)
 		out[cnt[top - ((evq_entry_dst(&a[i]) - lo) >> sh)]++] = a[i];
 	use_scratch(q); /* cnt[d] is now the end of digit d's stretch */
 	a = q->run.a;
+	if (most <= SORT_RUN) {
+		insertion_sort_same_time_desc(a, n);
+		return;
+	}
 	for (uint32_t d = 0, from = 0; d <= top; from = cnt[d++])
 		if (cnt[d] - from > 1)
 			sort_stretch(q, a + from, cnt[d] - from);

@@ -233,11 +233,11 @@ void bus_efficiency(unsigned gen, enum bus_encoding enc, uint32_t *num, uint32_t
 }
 
 /**
- * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
- * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
- * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ * bus__rate - the serialisation rate of generation @gen, @lanes lanes and
+ * encoding @enc (bus_int.h), for bus__ser; panics on a generation outside
+ * 1..6 or 0 lanes.
  */
-sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+bus_rate bus__rate(unsigned gen, unsigned lanes, enum bus_encoding enc)
 {
 	uint32_t num, den, mts = bus_lane_mts(gen);
 
@@ -245,9 +245,19 @@ sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint3
 		CXL_PANIC("bus_ser_time: gen %u lanes %u (gen 1..%d, lanes >= 1)", gen, lanes,
 			  BUS_GEN_MAX);
 	bus_efficiency(gen, enc, &num, &den);
-	uint64_t top = (uint64_t)bytes * 8u * 1000000u * den;
-	uint64_t bottom = (uint64_t)mts * lanes * num;
-	return (top + bottom - 1) / bottom;
+	return (bus_rate){ .mul = 8u * 1000000u * (uint64_t)den, .div = (uint64_t)mts * lanes * num };
+}
+
+/**
+ * bus_ser_time - serialisation time of @bytes in ps, rounded up (bus.h).
+ * @gen: 1..6 (panics otherwise); @lanes: >= 1 (panics on 0); @enc: encoding.
+ * Exact: the numerator is at most (2^32-1) * 8 * 10^6 * 80 < 2^64.
+ */
+sim_time bus_ser_time(unsigned gen, unsigned lanes, enum bus_encoding enc, uint32_t bytes)
+{
+	bus_rate r = bus__rate(gen, lanes, enc);
+
+	return bus__ser(&r, bytes);
 }
 
 /* --- replay-timer arithmetic (bus.h) ----------------------------------- */
@@ -329,7 +339,7 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
 			  c->name, d, v, b->buffer);
 	sim_event_keep(c, ev);
-	evring_push(f, ev);
+	bus__q_push(b, d, v, ev);
 	bus__note_queue(c, b, d);
 	bus__tx_wake(c, b, bus__tid(b, d), src);
 	if (got)
@@ -455,6 +465,7 @@ static int read_fc(bus *b, const cfg *cf, cxl_err *err)
 static int read_params(bus *b, const cfg *cf, cxl_err *err)
 {
 	link_params(cf, &b->gen, &b->lanes, &b->enc);
+	b->rate = bus__rate(b->gen, b->lanes, b->enc); /* the schema keeps gen 1..6, lanes >= 1 */
 	b->header = (uint32_t)cfg_size(cf, "bus.header_bytes");
 	b->half = cfg_enum(cf, "bus.duplex") == BUS_DUPLEX_HALF;
 	b->turnaround = cfg_time(cf, "bus.turnaround");
@@ -616,6 +627,7 @@ static uint64_t drop(sim_comp *c, bus *b)
 		for (int v = 0; v < CXL_NVC; v++) {
 			n += evring_free_all(c, &b->q[d][v]);
 		}
+		b->qmask[d] = 0;
 		if (b->tx[d].cur) {
 			sim_event_free(c, b->tx[d].cur);
 			b->tx[d].cur = NULL;

@@ -113,9 +113,14 @@ void bus__ckpt(sim_comp *c, void *state, ckpt *k)
 	for (int d = 0; d < 2; d++)
 		for (int v = 0; v < CXL_NVC; v++)
 			fifo(k, &b->q[d][v]);
+	if (ckpt_loading(k))
+		bus__q_sync(b);
 	ckpt_mark(k, 0x42550002, "bus credits");
 	CKPT(k, b->cr);
 	CKPT(k, b->rr);
+	if (ckpt_loading(k) && (b->rr[0] >= CXL_NVC || b->rr[1] >= CXL_NVC))
+		ckpt_fail(k, "bus: a saved round-robin VC %u/%u (expected below %d)", b->rr[0],
+			  b->rr[1], CXL_NVC); /* bus__pick_vc relies on it */
 	CKPT(k, b->last_dir);
 	ckpt_mark(k, 0x42550003, "bus transmitters");
 	tx(k, &b->tx[0]);

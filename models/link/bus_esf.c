@@ -66,27 +66,3 @@ uint32_t bus_esf_wire_bytes(uint32_t payload, uint32_t frame, uint32_t width)
 	CXL_ASSERT(w <= UINT32_MAX);
 	return (uint32_t)w;
 }
-
-/**
- * bus__wire_bytes - the wire bytes bus @b sends for a packet of @payload
- * bytes: header + payload by default, ESF's framing with bus.esf_frame.
- */
-uint32_t bus__wire_bytes(const bus *b, uint32_t payload)
-{
-	if (!b->esf_frame)
-		return b->header + payload;
-	return bus_esf_wire_bytes(payload, b->esf_frame, b->esf_width);
-}
-
-/**
- * bus__esf_turn_extra - the extra busy time of a packet of VC @vc whose
- * transmitter has just turned for it (@turned: the turnaround added, ps;
- * 0 if it did not turn): another turnaround with bus.esf_write_turnaround
- * for a write or a write's completion, else 0.
- */
-sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned)
-{
-	if (!b->esf_write_turn || !turned)
-		return 0;
-	return vc == CXL_VC_M2S_RWD || vc == CXL_VC_S2M_NDR ? turned : 0;
-}

@@ -13,7 +13,8 @@
  *   bus_ckpt.c    the checkpoint hook (model_ops.ckpt): what the events
  *                 change, saved and restored;
  *   bus_esf.c     the ESF-compatible options (off by default): ESF's framed
- *                 wire bytes (bus__wire_bytes), its doubled write turns;
+ *                 wire bytes (bus_esf_wire_bytes, used by the inline
+ *                 bus__wire_bytes here), its doubled write turns;
  *                 the half-duplex drain is one test in bus__first_dir.
  * Functions shared between them are bus__name; nothing here is for other
  * models (they include bus.h only).
@@ -121,11 +122,32 @@ struct bus_dll {
 	uint64_t *ppm;        /* stat replayed_ppm_d<d>: replays per 10^6 TLP transmissions */
 };
 
+/*
+ * A link's serialisation rate: @bytes take ceil(bytes x mul / div) ps
+ * (bus_ser_time's formula, bus.h).  A bus keeps its own, so that a packet
+ * costs a multiply and a divide rather than the table look-ups, the gcd and
+ * the checks of bus_ser_time (87 instructions, 3% of rack-4096's loop).
+ */
+typedef struct bus_rate bus_rate;
+struct bus_rate {
+	uint64_t mul; /* 8 x 10^6 x the efficiency's denominator: bits x ps x MT/s per byte */
+	uint64_t div; /* MT/s x lanes x the efficiency's numerator */
+};
+
+/* bus__ser - serialisation time of @bytes at rate @r, ps, rounded up. */
+static inline sim_time bus__ser(const bus_rate *r, uint32_t bytes)
+{
+	uint64_t top = (uint64_t)bytes * r->mul; /* < 2^64: (2^32-1) * 8 * 10^6 * 80 */
+
+	return (top + r->div - 1) / r->div;
+}
+
 typedef struct bus bus;
 struct bus {
 	unsigned gen;             /* PCIe generation, 1..6 */
 	unsigned lanes;           /* link width, 1/2/4/8/16 */
 	enum bus_encoding enc;    /* bus.encoding */
+	bus_rate rate;            /* gen, lanes and enc as a serialisation rate (bus__ser) */
 	uint32_t header;          /* wire bytes added to each payload, B */
 	int half;                 /* 1: one shared transmitter (half duplex) */
 	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
@@ -136,7 +158,11 @@ struct bus {
 	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
 				     it has packets to send (bus_esf.c) */
 	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
-	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d */
+	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d; push and pop
+				     through bus__q_push / bus__q_pop (they keep qmask) */
+	uint8_t qmask[2];         /* per direction: bit v set iff q[d][v] holds a packet (a
+				     cache of q[d][v].n != 0 for bus__pick_vc; rebuilt by
+				     bus__q_sync after a checkpoint restore) */
 	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
 	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
@@ -180,6 +206,91 @@ static inline int bus__tid(const bus *b, int d)
 	return b->half ? 0 : d;
 }
 
+/* bus__q_push - append @ev to FIFO q[@d][@v] and mark it non-empty in qmask. */
+static inline void bus__q_push(bus *b, int d, int v, cxl_event *ev)
+{
+	evring_push(&b->q[d][v], ev);
+	b->qmask[d] |= (uint8_t)(1u << v);
+}
+
+/* bus__q_pop - take the oldest packet of FIFO q[@d][@v] (not empty); keeps qmask. */
+static inline cxl_event *bus__q_pop(bus *b, int d, int v)
+{
+	cxl_event *ev = evring_pop(&b->q[d][v]);
+
+	if (!b->q[d][v].n)
+		b->qmask[d] &= (uint8_t)~(1u << v);
+	return ev;
+}
+
+/* bus__q_sync - rebuild qmask from the FIFOs (after they were set wholesale). */
+static inline void bus__q_sync(bus *b)
+{
+	for (int d = 0; d < 2; d++) {
+		b->qmask[d] = 0;
+		for (int v = 0; v < CXL_NVC; v++)
+			if (b->q[d][v].n)
+				b->qmask[d] |= (uint8_t)(1u << v);
+	}
+}
+
+/*
+ * bus__pick_vc - the next VC of direction @d, round-robin from b->rr[d],
+ * whose FIFO head may be sent: it holds a packet and a credit towards the
+ * far port is held (refuse-on-full: no credit needed, the far end refuses).
+ * Returns the VC, or -1 if none.
+ *
+ * Mechanism: qmask[d] has a bit per non-empty FIFO (bus_int.h), rotated
+ * right by rr so that bit k is VC rr + k (mod CXL_NVC); the set bits are
+ * visited lowest first (count trailing zeros), which is the order of the
+ * round-robin scan, and only they test a credit.  No packet waiting (most
+ * calls: can_send after a start) costs a load and a test instead of a
+ * scan of every VC (the scan was 11% of rack-4096's loop).  Inline: the
+ * empty test is most of its calls.
+ */
+static inline int bus__pick_vc(const bus *b, int d)
+{
+	unsigned m = b->qmask[d], r;
+
+	if (!m)
+		return -1;
+	r = b->rr[d]; /* < CXL_NVC: set by the picks, checked on restore */
+	m = (m >> r | m << (CXL_NVC - r)) & ((1u << CXL_NVC) - 1);
+	for (; m; m &= m - 1) {
+		unsigned v = r + (unsigned)__builtin_ctz(m);
+		if (v >= CXL_NVC)
+			v -= CXL_NVC;
+		if (b->refuse || b->cr[1 - d].n[v])
+			return (int)v;
+	}
+	return -1;
+}
+
+/*
+ * bus__wire_bytes - the wire bytes bus @b sends for a packet of @payload
+ * bytes: header + payload by default, ESF's framing with bus.esf_frame
+ * (bus_esf.c).  Inline: it runs twice per packet.
+ */
+static inline uint32_t bus__wire_bytes(const bus *b, uint32_t payload)
+{
+	if (!b->esf_frame)
+		return b->header + payload;
+	return bus_esf_wire_bytes(payload, b->esf_frame, b->esf_width);
+}
+
+/*
+ * bus__esf_turn_extra - the extra busy time of a packet of VC @vc whose
+ * transmitter has just turned for it (@turned: the turnaround added, ps;
+ * 0 if it did not turn): another turnaround with bus.esf_write_turnaround
+ * (bus_esf.c) for a write or a write's completion, else 0.
+ */
+static inline sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned)
+{
+	if (!b->esf_write_turn || !turned)
+		return 0;
+	return vc == CXL_VC_M2S_RWD || vc == CXL_VC_S2M_NDR ? turned : 0;
+}
+
 /*
  * bus__note_queue - after a packet entered or left direction @d's FIFOs:
  * the time series of how many wait there now (nothing when sampling is off).
@@ -195,6 +306,9 @@ static inline void bus__note_queue(const sim_comp *c, bus *b, int d)
 	series_level(b->ts_queued[d], sim_now(c), n);
 }
 
+/* bus.c */
+bus_rate bus__rate(unsigned gen, unsigned lanes, enum bus_encoding enc);
+
 /* bus_tx.c */
 void bus__early_init(const sim_comp *c, bus *b);
 void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev);
@@ -203,13 +317,8 @@ void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahe
 void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src);
 void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
 void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
-int bus__pick_vc(const bus *b, int d);
 int bus__first_dir(const bus *b, int t);
 sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
-
-/* bus_esf.c */
-uint32_t bus__wire_bytes(const bus *b, uint32_t payload);
-sim_time bus__esf_turn_extra(const bus *b, int vc, sim_time turned);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);

@@ -368,13 +368,13 @@ static void start_tlp(bus *b, bus_tx *tx, int w, uint32_t i, uint8_t what)
 static void start_new(bus *b, bus_tx *tx, int w, int v, sim_time now)
 {
 	bus_dll *l = &b->dl[w];
-	cxl_event *ev = evring_pop(&b->q[w][v]);
+	cxl_event *ev = bus__q_pop(b, w, v);
 	uint32_t i = l->n++;
 
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, now); /* waited for the transmitter */
 	if (!b->refuse)
 		b->cr[1 - w].n[v]--;
-	b->rr[w] = (uint8_t)((v + 1) % CXL_NVC);
+	b->rr[w] = (uint8_t)(v + 1 < CXL_NVC ? v + 1 : 0);
 	l->rb[(l->head + i) % b->rb_cap] =
 		(bus_rbent){ .ev = ev, .size = ev->pkt.size, .vc = (uint8_t)v };
 	l->sent++;

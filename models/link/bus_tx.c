@@ -53,27 +53,12 @@
  *
  * With the data-link layer on, bus_replay.c decides what goes next (DLLP >
  * replay > new TLP) and what happens at the end; this file keeps the
- * timing (bus__occupy) and the round-robin VC pick (bus__pick_vc), which
- * both paths share.
+ * timing (bus__occupy), which both paths share, as they share the
+ * round-robin VC pick (bus__pick_vc, inline in bus_int.h).
  */
 #include "models/link/bus_int.h"
 
 #include "models/proto/cxl_lat.h"
-
-/**
- * bus__pick_vc - the next VC of direction @d, round-robin from b->rr[d],
- * whose FIFO head may be sent: it holds a packet and a credit towards the
- * far port is held (refuse-on-full: no credit needed, the far end refuses).
- * Returns the VC, or -1 if none.
- */
-int bus__pick_vc(const bus *b, int d)
-{
-	/* one modulo, then a wrap: (rr + k) % CXL_NVC per VC was 12% of rack-4096's loop */
-	for (int k = 0, v = b->rr[d] % CXL_NVC; k < CXL_NVC; k++, v = v + 1 < CXL_NVC ? v + 1 : 0)
-		if (b->q[d][v].n && (b->refuse || b->cr[1 - d].n[v]))
-			return v;
-	return -1;
-}
 
 /**
  * bus__first_dir - the wire direction transmitter @t tries first: its own
@@ -95,7 +80,7 @@ int bus__first_dir(const bus *b, int t)
  */
 sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes)
 {
-	sim_time ser = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, bytes);
+	sim_time ser = b->slow * bus__ser(&b->rate, bytes);
 
 	tx->span = ser;
 	if (b->half && b->last_dir >= 0 && b->last_dir != d)
@@ -123,10 +108,10 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	}
 	if (v < 0)
 		return 0;
-	cxl_event *ev = evring_pop(&b->q[d][v]);
+	cxl_event *ev = bus__q_pop(b, d, v);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
-	b->rr[d] = (uint8_t)((v + 1) % CXL_NVC);
+	b->rr[d] = (uint8_t)(v + 1 < CXL_NVC ? v + 1 : 0);
 	sim_time ser = bus__occupy(b, tx, d, bus__wire_bytes(b, ev->pkt.size));
 	tx->span += bus__esf_turn_extra(b, v, tx->span - ser); /* 0 unless ESF-compatible */
 	tx->what = BUS_TX_NEW;
@@ -135,7 +120,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 	tx->cur = ev;
 	if (b->cut[1 - d]) {
 		/* cut-through: the far switch takes the packet once its header is over */
-		sim_time head = b->slow * bus_ser_time(b->gen, b->lanes, b->enc, b->header);
+		sim_time head = b->slow * bus__ser(&b->rate, b->header);
 		ev->pkt.hops++;
 		cxl_lat_add(&ev->pkt, CXL_LAT_SER, tx->span - ser + head);
 		cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);

@@ -77,18 +77,14 @@ void cxl_fc_grant_all_ports(sim_comp *c, uint16_t count)
 }
 
 /**
- * cxl_fc_on_grant - a node's side of the negotiation: if @ev is a time-0
- * grant (CXL_VC_ALL), note whether its sender takes credits on packets and,
- * if it carries a batch > 1, configure the port it came in on: that batch
- * capped at @cap (the credits the node grants on that port, so a batch is
- * never more than the sender can have out), its timer, and piggyback if
- * the sender takes credits that way.
+ * cxl_fc__on_grant_all - cxl_fc_on_grant for a grant @ev of CXL_VC_ALL:
+ * the negotiation (see there).
  */
-void cxl_fc_on_grant(cxl_fc *f, const cxl_event *ev, uint32_t cap)
+void cxl_fc__on_grant_all(cxl_fc *f, const cxl_event *ev, uint32_t cap)
 {
 	uint16_t port = ev->dst_port;
 
-	if (ev->pkt.mclass != CXL_VC_ALL || port >= f->nports)
+	if (port >= f->nports)
 		return;
 	int piggy = ev->pkt.flags & CXL_FC_PIGGY;
 	f->port[port].peer_piggy = (uint8_t)(piggy != 0);
@@ -147,18 +143,12 @@ static void settle(cxl_fc_port *p)
 }
 
 /**
- * cxl_fc_piggy - the packet @ev leaves by @port: make it carry the credits
- * the port holds (up to CXL_FC_CRD_MAX per VC) if it piggybacks and the
- * peer takes them; clears ev->crd otherwise.  Call just before the send.
+ * cxl_fc__piggy_held - cxl_fc_piggy's work when port @p piggybacks, its
+ * peer takes credits and it holds some: move up to CXL_FC_CRD_MAX per VC
+ * into @ev->crd (cleared by the caller).
  */
-void cxl_fc_piggy(cxl_fc *f, uint16_t port, cxl_event *ev)
+void cxl_fc__piggy_held(cxl_fc_port *p, cxl_event *ev)
 {
-	ev->crd[0] = ev->crd[1] = ev->crd[2] = 0;
-	if (!f->port || port >= f->nports)
-		return;
-	cxl_fc_port *p = &f->port[port];
-	if (!p->piggy || !p->peer_piggy || p->due == SIM_TIME_MAX)
-		return;
 	for (int v = 0; v < CXL_NVC; v++) {
 		unsigned n = p->owed[v] < CXL_FC_CRD_MAX ? p->owed[v] : CXL_FC_CRD_MAX;
 		p->owed[v] = (uint16_t)(p->owed[v] - n);
@@ -168,17 +158,14 @@ void cxl_fc_piggy(cxl_fc *f, uint16_t port, cxl_event *ev)
 }
 
 /**
- * cxl_fc_take - the packet @ev has arrived: add the credits it carries to
- * @cr and clear them.  Returns 1 if it carried any.
+ * cxl_fc__take_crd - cxl_fc_take's work for a packet @ev that carries
+ * credits: add them to @cr and clear them.
  */
-int cxl_fc_take(cxl_credits *cr, cxl_event *ev)
+void cxl_fc__take_crd(cxl_credits *cr, cxl_event *ev)
 {
-	if (!(ev->crd[0] | ev->crd[1] | ev->crd[2]))
-		return 0;
 	for (int v = 0; v < CXL_NVC; v++)
 		cr->n[v] += (ev->crd[v / 2] >> (4 * (v % 2))) & 0xfu;
 	ev->crd[0] = ev->crd[1] = ev->crd[2] = 0;
-	return 1;
 }
 
 /* flush - every credit port @port holds, as one packed event sent by @send. */

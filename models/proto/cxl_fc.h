@@ -78,21 +78,68 @@ typedef void cxl_fc_send_fn(sim_comp *c, void *state, uint16_t port, cxl_event *
 void cxl_fc_init(cxl_fc *f, uint32_t nports, uint16_t kind);
 void cxl_fc_destroy(cxl_fc *f);
 void cxl_fc_setup(cxl_fc *f, uint16_t port, uint32_t batch, sim_time timer, int piggy);
-void cxl_fc_on_grant(cxl_fc *f, const cxl_event *ev, uint32_t cap);
 void cxl_fc_mark_grant(cxl_event *ev, uint32_t batch, sim_time timer, int piggy);
 void cxl_fc_grant_all_ports(sim_comp *c, uint16_t count);
 uint16_t cxl_fc_owe(sim_comp *c, cxl_fc *f, uint16_t port, uint8_t vc);
-void cxl_fc_piggy(cxl_fc *f, uint16_t port, cxl_event *ev);
-int cxl_fc_take(cxl_credits *cr, cxl_event *ev);
 void cxl_fc_timer(sim_comp *c, cxl_fc *f, const cxl_event *ev, cxl_fc_send_fn *send,
 		  void *state);
 uint64_t cxl_fc_owed(const cxl_fc *f);
 void cxl_fc_ckpt(ckpt *k, cxl_fc *f);
+void cxl_fc__piggy_held(cxl_fc_port *p, cxl_event *ev);
+void cxl_fc__on_grant_all(cxl_fc *f, const cxl_event *ev, uint32_t cap);
+void cxl_fc__take_crd(cxl_credits *cr, cxl_event *ev);
 
 /* cxl_fc_batching - does port @port hold credits at all (batch > 1)? */
 static inline int cxl_fc_batching(const cxl_fc *f, uint16_t port)
 {
 	return f->port && f->port[port].batch > 1;
+}
+
+/**
+ * cxl_fc_on_grant - a node's side of the negotiation: if @ev is a time-0
+ * grant (CXL_VC_ALL), note whether its sender takes credits on packets and,
+ * if it carries a batch > 1, configure the port it came in on: that batch
+ * capped at @cap (the credits the node grants on that port, so a batch is
+ * never more than the sender can have out), its timer, and piggyback if
+ * the sender takes credits that way.  Inline (every credit event a node
+ * receives calls it): only the time-0 grant has work, in
+ * cxl_fc__on_grant_all.
+ */
+static inline void cxl_fc_on_grant(cxl_fc *f, const cxl_event *ev, uint32_t cap)
+{
+	if (ev->pkt.mclass == CXL_VC_ALL)
+		cxl_fc__on_grant_all(f, ev, cap);
+}
+
+/**
+ * cxl_fc_piggy - the packet @ev leaves by @port: make it carry the credits
+ * the port holds (up to CXL_FC_CRD_MAX per VC) if it piggybacks and the
+ * peer takes them; clears ev->crd otherwise.  Call just before the send.
+ * Inline (every packet sent by a bus or a node calls it): the clear and
+ * the tests are all most packets need; cxl_fc__piggy_held moves the
+ * credits.
+ */
+static inline void cxl_fc_piggy(cxl_fc *f, uint16_t port, cxl_event *ev)
+{
+	ev->crd[0] = ev->crd[1] = ev->crd[2] = 0;
+	if (!f->port || port >= f->nports)
+		return;
+	cxl_fc_port *p = &f->port[port];
+	if (p->piggy && p->peer_piggy && p->due != SIM_TIME_MAX)
+		cxl_fc__piggy_held(p, ev);
+}
+
+/**
+ * cxl_fc_take - the packet @ev has arrived: add the credits it carries to
+ * @cr and clear them.  Returns 1 if it carried any.  Inline (every packet
+ * received calls it): most carry none, one test; cxl_fc__take_crd adds them.
+ */
+static inline int cxl_fc_take(cxl_credits *cr, cxl_event *ev)
+{
+	if (!(ev->crd[0] | ev->crd[1] | ev->crd[2]))
+		return 0;
+	cxl_fc__take_crd(cr, ev);
+	return 1;
 }
 
 #endif

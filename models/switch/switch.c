@@ -360,9 +360,17 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
+/*
+ * want - output @port may forward now (a credit came, or a FIFO's head now
+ * routes there): put it on the todo stack for serve_wanted.  An output
+ * with no FIFO in its list has nothing to serve, so it is not put there: a
+ * credit reaching an idle output (most, with forwarding ahead) costs a
+ * test instead of a push, a pop and an empty serve.  A FIFO joining the
+ * list later in the event calls want itself (list_append).
+ */
 static void want(sw *s, uint32_t port)
 {
-	if (!s->queued[port]) {
+	if (!s->queued[port] && s->llen[port]) {
 		s->queued[port] = 1;
 		s->todo[s->ntodo++] = (uint16_t)port;
 	}
@@ -472,14 +480,18 @@ static uint32_t slice_load(const void *ctx, uint32_t gp)
 	return v->s->load[local_port(v->s, gp)];
 }
 
+/* no_route - the packet in @ev has no route here (a broken table): panic. */
+static void no_route(const sim_comp *c, const cxl_event *ev)
+{
+	CXL_PANIC("%s: no route to PBR id %u", c->name, ev->pkt.pbr_dst);
+}
+
 /*
- * The output (local port) of the packet in @ev.  A whole switch chooses
- * among all minimal ports.  A slice sees other slices' ports as its internal
- * link to them (their load: what waits for that link); with @local_only (a
- * packet that came over an internal link, or one already bound here) it
- * chooses among its own ports only.
+ * route_general - route() for adaptive routing or slices (out of line:
+ * its load view and checks cost the common case a frame of its own).
  */
-static uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_only)
+static __attribute__((noinline)) uint32_t route_general(sim_comp *c, const sw *s,
+							const cxl_event *ev, int local_only)
 {
 	const fab_route *r = s->route;
 	const cxl_packet *p = &ev->pkt;
@@ -491,12 +503,31 @@ static uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_o
 		fab_route_oblivious(r, s->swi, p->pbr_src, p->pbr_dst);
 
 	if (o < 0)
-		CXL_PANIC("%s: no route to PBR id %u", c->name, p->pbr_dst);
+		no_route(c, ev);
 	if (s->slices == 1)
 		return (uint32_t)o;
 	if (local_only && (uint32_t)o % s->slices != s->slice)
 		CXL_PANIC("%s: packet for PBR id %u reached the wrong slice", c->name, p->pbr_dst);
 	return local_port(s, (uint32_t)o);
+}
+
+/*
+ * The output (local port) of the packet in @ev.  A whole switch chooses
+ * among all minimal ports.  A slice sees other slices' ports as its internal
+ * link to them (their load: what waits for that link); with @local_only (a
+ * packet that came over an internal link, or one already bound here) it
+ * chooses among its own ports only.  Mechanism: a whole switch routing
+ * obliviously (every switch that forwards ahead, once per packet) asks the
+ * table directly; the rest goes through route_general.
+ */
+static inline uint32_t route(sim_comp *c, const sw *s, const cxl_event *ev, int local_only)
+{
+	if (s->adaptive || s->slices != 1)
+		return route_general(c, s, ev, local_only);
+	int o = fab_route_oblivious(s->route, s->swi, ev->pkt.pbr_src, ev->pkt.pbr_dst);
+	if (o < 0)
+		no_route(c, ev);
+	return (uint32_t)o;
 }
 
 /* Queue the packet in @ev at its input FIFO, bound for output @o. */
