@@ -11,7 +11,8 @@
  *
  * Signals: SIGTERM, SIGUSR1 (what `sbatch --signal` and mpirun forward) and
  * SIGINT only set a flag (async-signal-safe); the engine stops at the next
- * window boundary, every rank at the same one (core/sync.c), writes a
+ * window boundary (the one after, when the ranks agree in the delayed
+ * allreduce), every rank at the same one (core/sync.c), writes a
  * checkpoint there (when the system can be checkpointed), the results so
  * far are written with run.interrupted = true, and the exit status is
  * CXL_EXIT_INTERRUPTED (3).
@@ -594,9 +595,11 @@ static void print_setup(const app *a, const sim_engine *e)
  * recorded one, for the model's per-event cost c = loop seconds / events.
  * Logging every send slows the loop (rack-4096 --end 2us: 1.284 s against
  * 1.055 s, +22 %), and c predicts runs that do not log.  The engine is
- * rebuilt from the same graph and config, so the run is the same one.
+ * rebuilt from the same graph and config, so the run is the same one
+ * (profile() checks that both ran the same number of events).  Made before
+ * the logged run's engine exists, so the two never hold memory together.
  */
-static int plain_event_cost(app *a, const sim_opts *so, double *loop_s, cxl_err *err)
+static int plain_event_cost(app *a, const sim_opts *so, prof_plain *out, cxl_err *err)
 {
 	sim_opts o = *so;
 	sim_rank_info info = { 0 };
@@ -609,6 +612,7 @@ static int plain_event_cost(app *a, const sim_opts *so, double *loop_s, cxl_err 
 	stats_set_init(&table);
 	int rc = sim_engine_init(e, err);
 	if (!rc) {
+		install_signals(); /* as for any run: from the loop on */
 		sim_engine_run(e);
 		if ((a->interrupted = sim_engine_interrupted(e)))
 			rc = cxl_err_set(err, CXL_EINVAL, "rank profile: stopped by %s during the "
@@ -617,7 +621,8 @@ static int plain_event_cost(app *a, const sim_opts *so, double *loop_s, cxl_err 
 		int rcol = sim_engine_collect(e, &table, &info, rc ? NULL : err);
 		rc = rc ? rc : rcol;
 	}
-	*loop_s = info.loop_s;
+	out->loop_s = info.loop_s;
+	out->events = info.events;
 	stats_set_free(&table);
 	sim_engine_destroy(e);
 	return rc;
@@ -629,15 +634,22 @@ static int plain_event_cost(app *a, const sim_opts *so, double *loop_s, cxl_err 
  * compute (partition(), the same call), then write and print the profile.
  */
 static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time stop,
-		   double plain_loop_s, cxl_err *err)
+		   const prof_plain *plain, cxl_err *err)
 {
 	prof_input in = { .log = log, .stop = stop, .g = &a->g, .net = a->opt.net };
 	prof_result *res = xcalloc((size_t)a->opt.nprof, sizeof(*res));
 	int32_t *own = a->rank_of;
 	int rc = 0, n = 0;
 
+	if (a->interrupted)
+		return cxl_err_set(err, CXL_EINVAL, "rank profile: the run was stopped by %s "
+				   "before the end; no profile written", signal_name(a->interrupted));
+	if (!(in.net.event_s > 0) && plain->events != info[0].events)
+		return cxl_err_set(err, CXL_EINTERNAL, "rank profile: the plain run executed %llu "
+				   "events, the logged one %llu", (unsigned long long)plain->events,
+				   (unsigned long long)info[0].events);
 	in.executed = prof_log_sort(log, stop);
-	in.event_s = info[0].events ? plain_loop_s / (double)info[0].events : 0;
+	in.event_s = plain->events ? plain->loop_s / (double)plain->events : 0;
 	if (in.net.event_s > 0)
 		in.event_s = in.net.event_s;
 	if (in.executed != info[0].events)
@@ -653,7 +665,7 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 	a->rank_of = own;
 	prof_meta m = { .config = a->opt.config, .partitioner = a->part->name,
 			.events = info[0].events, .records = log->n, .loop_s = info[0].loop_s,
-			.plain_loop_s = plain_loop_s, .event_s = in.event_s, .stop = stop, .net = a->opt.net };
+			.plain_loop_s = plain->loop_s, .event_s = in.event_s, .stop = stop, .net = a->opt.net };
 	if (!rc)
 		rc = prof_write(a->outdir, &m, res, n, err);
 	if (!rc && !a->opt.quiet) {
@@ -744,10 +756,14 @@ static int simulate(app *a, cxl_err *err)
 		.ckpt_period = cfg_time(a->cf, "simulation.checkpoint_period"),
 		.ckpt_ctx = a,
 	};
-	int ck = ckpt_setup(a, err);
+	int ck = ckpt_setup(a, err), rc0;
 	if (ck < 0)
 		return ck;
 	so.ckpt_write = ck ? write_ckpt : NULL;
+	prof_plain plain = { 0 };
+	if (a->opt.nprof && !(a->opt.net.event_s > 0) &&
+	    (rc0 = plain_event_cost(a, &so, &plain, err)))
+		return rc0;
 	stats_set table;
 	series_set series;
 	sim_rank_info *info = xcalloc((size_t)a->nranks, sizeof(*info));
@@ -755,12 +771,7 @@ static int simulate(app *a, cxl_err *err)
 	int rc = e ? 0 : CXL_EINVAL;
 
 	prof_log log;
-	double plain_loop_s = 0;
 
-	if (!rc && a->opt.nprof && !(a->opt.net.event_s > 0)) {
-		install_signals();
-		rc = plain_event_cost(a, &so, &plain_loop_s, err);
-	}
 	prof_log_init(&log);
 	stats_set_init(&table);
 	series_set_init(&series, 0);
@@ -793,8 +804,7 @@ static int simulate(app *a, cxl_err *err)
 		if (!rc && !a->opt.quiet && a->sys->report)
 			a->sys->report(a->cf, &a->g, &table, stdout, stderr);
 		if (!rc && a->opt.nprof)
-			rc = profile(a, &log, info, stime_add_sat(so.end, so.drain), plain_loop_s,
-				     err);
+			rc = profile(a, &log, info, stime_add_sat(so.end, so.drain), &plain, err);
 	}
 	prof_log_free(&log);
 	stats_set_free(&table);

@@ -184,7 +184,8 @@ static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
  * A real run's loop (sync.c) is: T = window_start(); if T >= stop, stop;
  * run every local event with time < U = min(T + L, stop); repeat.  L is
  * graph_lookahead(), the same on every rank.
- *  (1) T is the exact global minimum of the pending events.  window_start
+ *  (1) T is the exact global minimum of the pending events (but see (4)
+ *      for the delayed minimum, where T can be below it).  window_start
  *      first delivers every event sent in the last window (each neighbour
  *      gets a message each window, and sends only go to neighbours).  With
  *      a collective, T = min over ranks of the queue minimum after that
@@ -203,7 +204,9 @@ static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
  *      event's delay is negative the pending minimum is the minimum of
  *      every event still to come: T_{k+1} = min { t in E : t >= U_k }, or
  *      the run stops when there is none (the pending minimum is >= stop:
- *      idle stretches are skipped because T jumps to the next event).
+ *      idle stretches are skipped because T jumps to the next event); with
+ *      the delayed minimum of (4) the same holds of G_{k+1}, and T_{k+1}
+ *      follows (4).
  *  T_1 = min E (init's sends are delivered by the first window_start).
  *  (4) The delayed minimum (sync.c; a run whose ranks do not all
  *      neighbour each other): boundary j >= 2 starts at
@@ -455,7 +458,7 @@ static void predict(const prof_input *in, prof_result *out, int P)
 		merge_cells(out, old, nold, &ci, (uint32_t)j, &s, &capc);
 		/* the delayed minimum (sync.c): exchange 0 waits for its allreduce;
 		 * exchange 1 waits for none; exchange j >= 2 waits for the one
-		 * started at exchange j-1, whose steps run during its own messages */
+		 * started at exchange j-1, whose steps run during exchange j's messages */
 		double c = coll;
 		if (!out->complete && j >= 1)
 			c = j == 1 || coll <= x ? 0 : coll - x;

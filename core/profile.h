@@ -191,6 +191,13 @@ void prof_replay(const prof_input *in, const int32_t *rank_of, int nranks,
 		 prof_result *out);
 void prof_result_free(prof_result *r);
 
+/* The plain run made before the logged one (main.c), for the cost per event. */
+typedef struct prof_plain prof_plain;
+struct prof_plain {
+	double loop_s;   /* its loop seconds; 0: none made (--profile-net gave c) */
+	uint64_t events; /* its events */
+};
+
 /* What prof_write writes besides the results. */
 typedef struct prof_meta prof_meta;
 struct prof_meta {

@@ -103,7 +103,11 @@ static void write_json(const void *ctx, FILE *f)
 		json_dbl(&w, m->plain_loop_s);
 	else
 		json_null(&w);
-	json_kv_dbl(&w, "event_ns_measured", m->events ? 1e9 * m->plain_loop_s / m->events : 0.0);
+	json_key(&w, "event_ns_measured"); /* by the plain run */
+	if (m->plain_loop_s > 0 && m->events)
+		json_dbl(&w, 1e9 * m->plain_loop_s / (double)m->events);
+	else
+		json_null(&w);
 	json_kv_dbl(&w, "event_ns", 1e9 * m->event_s);
 	json_kv_u64(&w, "stop_ps", m->stop);
 	json_key(&w, "net");
@@ -189,10 +193,15 @@ int prof_write(const char *dir, const prof_meta *m, const prof_result *r, int nr
 
 void prof_print(FILE *f, const prof_meta *m, const prof_result *r, int nres)
 {
-	fprintf(f, "rank profile: %" PRIu64 " events in %.3f s on 1 rank (%.1f ns per event; "
-		"%.3f s while logging them); cluster model: %.1f ns per event, %.3g us per "
-		"message, %.3g GB/s per rank, allreduce %.3g us x ceil(log2 P)\n", m->events,
-		m->plain_loop_s, m->events ? 1e9 * m->plain_loop_s / m->events : 0.0, m->loop_s,
+	if (m->plain_loop_s > 0)
+		fprintf(f, "rank profile: %" PRIu64 " events in %.3f s on 1 rank (%.1f ns per "
+			"event; %.3f s while logging them); ", m->events, m->plain_loop_s,
+			m->events ? 1e9 * m->plain_loop_s / (double)m->events : 0.0, m->loop_s);
+	else
+		fprintf(f, "rank profile: %" PRIu64 " events (%.3f s on 1 rank while logging "
+			"them); ", m->events, m->loop_s);
+	fprintf(f, "cluster model: %.1f ns per event, %.3g us per "
+		"message, %.3g GB/s per rank, allreduce %.3g us x ceil(log2 P)\n",
 		1e9 * m->event_s,
 		m->net.msg_s * 1e6, m->net.bytes_per_s / 1e9, m->net.step_s * 1e6);
 	fprintf(f, "%6s %9s %6s %7s %9s %8s %6s %9s %10s %9s %9s %9s %8s %6s\n", "ranks",

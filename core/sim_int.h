@@ -52,6 +52,9 @@ struct sim_engine {
 	sim_time last_time;      /* time of the last executed event */
 	int interrupted;         /* signal that stopped the run early (agreed), 0 if none */
 	sim_time ckpt_next;      /* next checkpoint cut (SIM_TIME_MAX: none) */
+	uint64_t ckpt_window;    /* e->windows when the last checkpoint was written, + 1 */
+	int last_idle;           /* sync.c, delayed minimum: the last window ran no event
+				    on any rank (agreed) */
 	int ckpt_rc;             /* a checkpoint write failed: its code (run stopped) */
 	cxl_err ckpt_err;        /* and its message */
 	sim_time resumed_at;     /* restarted from a checkpoint cut at this time (0: not) */

@@ -14,7 +14,8 @@
  * the event that sent it, so at or after T + L: it belongs to a later window.
  * The loop starts with an exchange so that events sent by init hooks are
  * delivered before the first window.  Idle stretches cost nothing: T jumps
- * to the next event anywhere.
+ * to the next event anywhere (with the delayed minimum after one empty
+ * window).
  *
  * With one rank there is no collective and no exchange: L is infinite and
  * the loop runs once, straight to the end.
@@ -29,9 +30,10 @@
  * a window and the ranks agree on it in the window's own communication, no
  * extra message: the exchange headers carry it when every rank is a
  * neighbour (each rank then sees every rank's flag), the allreduce does
- * otherwise (MIN over {T, ~flag}).  So every rank stops at the same window
- * boundary, with every event before it executed and every event sent across
- * ranks delivered; e->interrupted records the signal.  With one rank there
+ * otherwise (MIN over {T, ~flag}; read one boundary later, the delayed
+ * minimum, so the ranks stop one window later).  So every rank stops at
+ * the same window boundary, with every event before it executed and every
+ * event sent across ranks delivered; e->interrupted records the signal.  With one rank there
  * is no window boundary to wait for: the dispatch loop looks at the flag
  * every SIM_PROGRESS_MASK+1 events (sim.c), then runs the rest of the events
  * of the current time and stops: the end of a window, cut at that time + 1.
@@ -55,12 +57,17 @@
  *     T_j = max(U_{j-1}, G_{j-1})      (U_{j-1}: where the last window ended)
  * which is safe: every event below U_{j-1} has run, no event is ever sent
  * into the past, so the pending minimum G_j >= max(U_{j-1}, G_{j-1}) = T_j;
- * and nothing is lost in [U_{j-1}, T_j), which holds no event.  A busy run
- * gets the same windows as with the exact minimum (G_{j-1} <= U_{j-1});
- * an idle stretch costs one empty window more, and so does the end.  The
+ * and nothing is lost in [U_{j-1}, T_j), which holds no event.  The
  * first boundary (no collective started yet) takes a blocking allreduce;
  * the signal agreed at j is that of the ranks at j-1; a boundary that stops
- * starts no collective (every rank decides from the same agreed values).
+ * starts no collective (every rank decides from the same agreed values),
+ * except one whose checkpoint write failed: xport_destroy completes that
+ * one.  The price: windows follow each other from U instead of starting at
+ * the next event, so an idle stretch costs one empty window before T jumps,
+ * the end one more, and gaps shorter than L can add windows too (L = 10 ps,
+ * events at 0, 12, 21: [0,10) [10,20) [20,30) [30,40) against the exact
+ * minimum's [0,10) [12,22)).  Checkpoint cuts in an idle stretch are one
+ * state, written once (same_state below).
  */
 static sim_time delayed_start(sim_engine *e, int *stop)
 {
@@ -76,6 +83,7 @@ static sim_time delayed_start(sim_engine *e, int *stop)
 		*stop = 0;
 	}
 	t = e->window_end > g ? e->window_end : g;
+	e->last_idle = g >= e->window_end; /* nothing below U was pending at j-1 */
 	if (!*stop && t < stime_add_sat(e->opt.end, e->opt.drain))
 		xport_min_stop_begin(e->xp, evq_peek_time(&e->q), mine);
 	return t;
@@ -128,6 +136,19 @@ static sim_time next_cut(const sim_engine *e, sim_time t)
 static void checkpoint(sim_engine *e, sim_time cut)
 {
 	e->ckpt_rc = e->opt.ckpt_write(e->opt.ckpt_ctx, e, cut, &e->ckpt_err);
+	e->ckpt_window = e->windows + 1;
+}
+
+/*
+ * Is the state at this boundary the one the last checkpoint holds?  Only
+ * with the delayed minimum: a checkpoint written at the boundary before, and
+ * the window between ran no event anywhere (agreed: e->last_idle).  Then
+ * the cuts now due fall in the same idle stretch as the written one, and
+ * are not written again (with the exact minimum T jumps over them at once).
+ */
+static int same_state(const sim_engine *e)
+{
+	return e->ckpt_window == e->windows && e->last_idle;
 }
 
 void sim_engine_run(sim_engine *e)
@@ -144,7 +165,8 @@ void sim_engine_run(sim_engine *e)
 			e->interrupted = sig;
 		/* a cut is due once every event before it has run: all ranks see the same t */
 		if (e->ckpt_next <= t && e->ckpt_next < stop) {
-			checkpoint(e, e->ckpt_next);
+			if (!same_state(e))
+				checkpoint(e, e->ckpt_next);
 			e->ckpt_next = next_cut(e, t);
 		} else if (sig && t < stop && e->opt.ckpt_write) {
 			checkpoint(e, e->window_end);

@@ -1,6 +1,7 @@
 # t_ckpt.sh - checkpoint/restart (issue 20): PHOLD restarts byte-identical on
 # other rank counts and partitioners, periodic checkpoints, a stop signal
-# writes one that a restart finishes identically, and a damaged, truncated
+# writes one that a restart finishes identically, a cut in an idle stretch is
+# written once under the delayed minimum, and a damaged, truncated
 # or foreign checkpoint is one error with exit 2.  The models' own hooks are
 # tested in t_ckpt_*.sh.
 
@@ -62,6 +63,39 @@ test_checkpoint_period() {
 	[ -d r/checkpoint-200000ps ] && [ ! -e r/checkpoint-100000ps ] || fail "restart's checkpoints: $(ls r)"
 }
 
+# The delayed minimum (sync.c: a run whose ranks do not all neighbour each
+# other reads the window's allreduce one boundary late): a cut right at the
+# end of a busy window and one later in the same idle stretch are one state,
+# written once, as on 2 ranks (every rank a neighbour, exact minimum); the
+# restart finishes the run identically.  The busy window's end comes from the
+# rank profile's windows for 4 ranks, so the test follows the model's timing.
+test_delayed_minimum_checkpoint_once_per_idle_stretch() {
+	local cfg=("$CONFIGS/spine_leaf.cfg" --set workload.requests=20 --set workload.queue=1
+		   --set workload.issue_interval=3us) c1 c2
+	cxl 1 -q "${cfg[@]}" --profile-ranks 4 -o prof || return 1
+	read -r c1 c2 < <(python3 - prof/profile.json prof/profile_windows.csv <<'PY'
+import csv, json, sys
+assert [r for r in json.load(open(sys.argv[1]))["results"] if r["ranks"] == 4][0]["collective"]
+w = [r for r in csv.DictReader(open(sys.argv[2])) if r["ranks"] == "4" and r["window"] != "0"]
+for a, b, c in zip(w, w[1:], w[2:]):
+    if int(a["events"]) and not int(b["events"]) and int(c["start_ps"]) - int(a["end_ps"]) > 1000000:
+        print(a["end_ps"], int(a["end_ps"]) + 500000)
+        break
+PY
+	)
+	[ -n "$c2" ] || fail "no busy window followed by 1 us of idle time" || return 1
+	local at=(--checkpoint-at "${c1}ps" --checkpoint-at "${c2}ps")
+	cxl 2 -q "${cfg[@]}" "${at[@]}" -o two || return 1
+	cxl 4 -q "${cfg[@]}" "${at[@]}" -o four || return 1
+	cxl 1 -q "${cfg[@]}" -o ref || return 1
+	[ "$(ls -d two/checkpoint-*ps)" = "two/checkpoint-${c1}ps" ] || fail "2 ranks: $(ls two)" || return 1
+	[ "$(ls -d four/checkpoint-*ps)" = "four/checkpoint-${c1}ps" ] ||
+		fail "4 ranks wrote $(ls -d four/checkpoint-*ps | tr '\n' ' ')(expected checkpoint-${c1}ps only)" || return 1
+	cmp -s <(results ref/stats.json) <(results four/stats.json) || fail "4 ranks: results differ" || return 1
+	cxl 3 --restart "four/checkpoint-${c1}ps" -q -o r || return 1
+	cmp -s <(results ref/stats.json) <(results r/stats.json) || fail "restart on 3 ranks differs"
+}
+
 # Without -o a restart continues into the folder the checkpoint is in; the
 # interrupted run's files go to previous/, its checkpoints stay.
 test_restart_default_folder() {
@@ -110,6 +144,11 @@ test_term_one_rank_checkpoint_restart() { sig_restart 1 TERM; }
 # a fabric (spine-leaf, 3 s on one rank here) stopped on 2 ranks, finished on 1
 test_usr1_fabric_checkpoint_restart() {
 	sig_restart 2 USR1 "$CONFIGS/spine_leaf.cfg" --set workload.requests=400000 --set simulation.end=5ms
+}
+# the same on 4 ranks, which do not all neighbour each other: the stop flag
+# travels in the delayed allreduce, agreed one window later (sync.c)
+test_usr1_fabric_4_ranks_checkpoint_restart() {
+	sig_restart 4 USR1 "$CONFIGS/spine_leaf.cfg" --set workload.requests=400000 --set simulation.end=5ms
 }
 
 # --- bad checkpoints and options: one line, exit 2 ---

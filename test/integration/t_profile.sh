@@ -161,6 +161,7 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 assert abs(p["event_ns"] - 100) < 1e-9, p["event_ns"]
 assert p["plain_loop_s"] is None  # no plain run when the cost is given
+assert p["event_ns_measured"] is None
 one = [r for r in p["results"] if r["ranks"] == 1][0]
 assert abs(one["predicted"]["loop_s"] - 100e-9 * p["events"]) < 1e-12
 four = [r for r in p["results"] if r["ranks"] == 4][0]
