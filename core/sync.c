@@ -33,10 +33,11 @@
  * otherwise (MIN over {T, ~flag}; read one boundary later, the delayed
  * minimum, so the ranks stop one window later).  So every rank stops at
  * the same window boundary, with every event before it executed and every
- * event sent across ranks delivered; e->interrupted records the signal.  With one rank there
- * is no window boundary to wait for: the dispatch loop looks at the flag
- * every SIM_PROGRESS_MASK+1 events (sim.c), then runs the rest of the events
- * of the current time and stops: the end of a window, cut at that time + 1.
+ * event sent across ranks delivered; e->interrupted records the signal.
+ * With one rank there is no window boundary to wait for: the dispatch loop
+ * looks at the flag every SIM_PROGRESS_MASK+1 events (sim.c), then runs the
+ * rest of the events of the current time and stops: the end of a window,
+ * cut at that time + 1.
  *
  * Checkpoints (sim_opts.ckpt_*): a window never runs past the next cut C, so
  * at some window boundary every event before C has run and none after: the
