@@ -119,10 +119,9 @@ static void grow_nodes(evq *q)
 	q->cap_node = cap;
 }
 
+/* node_new - a node for @ev from the free list, which is not empty (evq_push grew it). */
 static uint32_t node_new(evq *q, cxl_event *ev)
 {
-	if (q->free_node == EVQ_NIL)
-		grow_nodes(q);
 	uint32_t i = q->free_node;
 	evq_node *nd = &q->node[i];
 	q->free_node = nd->next;
@@ -534,6 +533,18 @@ void evq_destroy(evq *q)
 	evq_init(q);
 }
 
+/*
+ * grow_then_push - evq_push with no free node: grow the store, then push.
+ * Out of line, so that the common push makes no call (but the tail call
+ * to ins_push) and saves no registers.  It grows even for an event that
+ * goes to the bottom and takes no node: the store only holds capacity.
+ */
+__attribute__((noinline)) static void grow_then_push(evq *q, cxl_event *ev)
+{
+	grow_nodes(q);
+	evq_push(q, ev);
+}
+
 /**
  * evq_push - insert @ev into @q.
  * @q:  the queue
@@ -550,6 +561,10 @@ void evq_push(evq *q, cxl_event *ev)
 
 	CXL_ASSERT(ev->owner == CXL_OWN_QUEUE);
 	CXL_ASSERT(t != SIM_TIME_MAX);
+	if (q->free_node == EVQ_NIL) {
+		grow_then_push(q, ev);
+		return;
+	}
 	q->n++;
 	if (t < q->min_time)
 		q->min_time = t;
