@@ -35,6 +35,26 @@ void evpool_destroy(evpool *p);
 /* evpool__grow - add one slab of EVPOOL_SLAB events to the free list. */
 void evpool__grow(evpool *p);
 
+/*
+ * evpool__v16 - 16 bytes of an event, for evpool_zero.  GCC's vector
+ * extension; aligned(8): the stores must not assume more than the event has.
+ */
+typedef uint64_t evpool__v16 __attribute__((vector_size(16), aligned(8), may_alias));
+_Static_assert(sizeof(cxl_event) == 6 * sizeof(evpool__v16), "evpool_zero clears 96 bytes");
+
+/*
+ * evpool_zero - clear @ev with six 16-byte stores.  Surprise: the struct
+ * assignment `*ev = (cxl_event){ 0 }` compiles (GCC 12 -O2) to a 12-word
+ * `rep stos`, which costs more instructions and has a slow start.
+ */
+static inline void evpool_zero(cxl_event *ev)
+{
+	evpool__v16 *w = (evpool__v16 *)ev, z = { 0, 0 };
+
+	/* written out: as a loop, GCC makes it a memset, and that the `rep stos` again */
+	w[0] = z, w[1] = z, w[2] = z, w[3] = z, w[4] = z, w[5] = z;
+}
+
 /* evpool_get - a zeroed event owned by @owner (an enum cxl_owner). */
 static inline cxl_event *evpool_get(evpool *p, uint8_t owner)
 {
@@ -42,7 +62,8 @@ static inline cxl_event *evpool_get(evpool *p, uint8_t owner)
 		evpool__grow(p);
 	cxl_event *ev = p->free;
 	p->free = ev->next_free;
-	*ev = (cxl_event){ .owner = owner };
+	evpool_zero(ev);
+	ev->owner = owner;
 	if (++p->live > p->peak)
 		p->peak = p->live;
 	return ev;

@@ -32,8 +32,10 @@
  * bucket (or the whole top when there is no rung) and note its event count
  * k and time range [lo, hi].  It becomes the sorted run if k <= THRES, if
  * lo == hi (one time: no bucket width can split it), or if EVQ_RUNGS rungs
- * are in use; otherwise it becomes a new rung over [lo, hi] with about k
- * buckets of a power-of-two width (a shift, not a division, per event).  The
+ * are in use; otherwise it becomes a new rung over [lo, hi] with about k/2
+ * to k buckets of a power-of-two width (a shift, not a division, per
+ * event), or for a list of fewer than WIDE_MAX events half as many, twice
+ * as wide.  The
  * rung it came from then accepts times from hi + 1 on, into the same bucket,
  * so a later event in [hi + 1, bucket end) is not lost below `cur`.  One walk
  * of the list (scan) counts it, bounds its times and copies its entries while
@@ -53,7 +55,14 @@
  * 48 -> 32 (a list of 33-48 events opens a rung instead of a merge sort):
  * ring trace replay 567.7 -> 564.7, spine_leaf 544.9 -> 544.4, rack-4096
  * and PHOLD unchanged (16 and 24 gain more on the ring but cost PHOLD
- * +5.3 and +0.3; 96 costs the ring +75).
+ * +5.3 and +0.3; 96 costs the ring +75).  A rung opened for a list of
+ * fewer than WIDE_MAX (256) events has buckets twice as wide (RUNG_WIDE
+ * 1: about 2-4 events each instead of 1-2, so fewer refills, each with a
+ * longer insertion sort): ring trace replay 556.3 -> 541.9 (it refilled
+ * every 2.7 events, ~315 instructions a refill), spine_leaf 536.0 ->
+ * 527.5, rack-4096 and PHOLD unchanged (547.6, 424.9).  For every list, RUNG_WIDE 1 cost PHOLD +19.8
+ * (444.8) and rack-4096 +0.4; RUNG_WIDE 2 cost rack-4096 +41 for another
+ * -2.8 on the ring.
  */
 #include "core/evq.h"
 
@@ -64,6 +73,8 @@
 #include "core/xmalloc.h"
 
 #define THRES 32    /* a list of at most this many events is sorted into the bottom */
+#define RUNG_WIDE 1 /* a rung of a list shorter than WIDE_MAX: buckets 2^RUNG_WIDE times wider */
+#define WIDE_MAX 256 /* lists at least this long: ceil(range / k) rounded up to 2^n */
 #define SORT_RUN 16 /* the merge sort starts from insertion-sorted runs this long */
 #define RADIX_MIN 64 /* a one-time list at least this long is radix-sorted by dst */
 #define RADIX_BITS 6 /* least bits of dst its counting sort uses */
@@ -108,10 +119,9 @@ static void grow_nodes(evq *q)
 	q->cap_node = cap;
 }
 
+/* node_new - a node for @ev from the free list, which is not empty (evq_push grew it). */
 static uint32_t node_new(evq *q, cxl_event *ev)
 {
-	if (q->free_node == EVQ_NIL)
-		grow_nodes(q);
 	uint32_t i = q->free_node;
 	evq_node *nd = &q->node[i];
 	q->free_node = nd->next;
@@ -442,7 +452,8 @@ static void open_rung(evq *q, const span *s)
 	evq_rung *g = &q->rung[q->nrungs++];
 	sim_time span1 = s->hi - s->lo;   /* range length - 1, no overflow */
 	sim_time w = span1 / s->k + 1;    /* ceil(range / k) >= 1 */
-	unsigned shift = w > 1 ? 64 - (unsigned)__builtin_clzll(w - 1) : 0;
+	unsigned shift = (w > 1 ? 64 - (unsigned)__builtin_clzll(w - 1) : 0) +
+			 (s->k < WIDE_MAX ? RUNG_WIDE : 0);
 
 	g->nb = (size_t)(span1 >> shift) + 1; /* <= k */
 	if (g->nb > g->cap) {
@@ -522,6 +533,18 @@ void evq_destroy(evq *q)
 	evq_init(q);
 }
 
+/*
+ * grow_then_push - evq_push with no free node: grow the store, then push.
+ * Out of line, so that the common push makes no call (but the tail call
+ * to ins_push) and saves no registers.  It grows even for an event that
+ * goes to the bottom and takes no node: the store only holds capacity.
+ */
+__attribute__((noinline)) static void grow_then_push(evq *q, cxl_event *ev)
+{
+	grow_nodes(q);
+	evq_push(q, ev);
+}
+
 /**
  * evq_push - insert @ev into @q.
  * @q:  the queue
@@ -538,6 +561,10 @@ void evq_push(evq *q, cxl_event *ev)
 
 	CXL_ASSERT(ev->owner == CXL_OWN_QUEUE);
 	CXL_ASSERT(t != SIM_TIME_MAX);
+	if (q->free_node == EVQ_NIL) {
+		grow_then_push(q, ev);
+		return;
+	}
 	q->n++;
 	if (t < q->min_time)
 		q->min_time = t;

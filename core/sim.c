@@ -347,9 +347,29 @@ __attribute__((noinline)) static void post_remote(sim_comp *c, cxl_event *ev, in
 }
 
 /*
+ * send_slow - the rest of a send under the rank profile or to another rank:
+ * log it, then the transport or the local queue.
+ */
+__attribute__((noinline)) static void send_slow(sim_comp *c, cxl_event *ev)
+{
+	sim_engine *e = c->eng;
+
+	if (e->rec)
+		log_send(e, ev);
+	int32_t r = e->rank_of[ev->dst];
+	if (r != e->rank) {
+		post_remote(c, ev, r);
+		return;
+	}
+	ev->owner = CXL_OWN_QUEUE;
+	evq_push(&e->q, ev);
+}
+
+/*
  * The one path of every send: the key, then the local queue or the
  * transport.  Inline into each sim_send_*; the rank profile and remote
- * sends are out of line, so a local send saves few registers.
+ * sends are out of line in one call (send_slow), so a local send makes no
+ * call but the tail call to evq_push and saves no registers.
  */
 static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
 			       uint64_t seq)
@@ -365,11 +385,8 @@ static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_tim
 	ev->dst = dst;
 	ev->src = c->id;
 	ev->seq = seq;
-	if (e->rec)
-		log_send(e, ev);
-	int32_t r = e->rank_of[dst];
-	if (r != e->rank) {
-		post_remote(c, ev, r);
+	if (e->rec || e->rank_of[dst] != e->rank) {
+		send_slow(c, ev);
 		return;
 	}
 	ev->owner = CXL_OWN_QUEUE;

@@ -248,7 +248,8 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
 {
 	bus_tx *tx = &b->tx[t];
 
-	if (!start_plain(c, b, t))
+	/* nothing waits in the directions start_plain would pick from: no call */
+	if (!(b->half ? b->qmask[0] | b->qmask[1] : b->qmask[t]) || !start_plain(c, b, t))
 		return;
 	bus__note_queue(c, b, tx->dir);
 	tx->until = sim_now(c) + tx->span;
