@@ -69,6 +69,16 @@ static inline void json_kv_u64_or_null(json_w *w, const char *key, uint64_t v, u
 		json_u64(w, v);
 }
 
+/* json_kv_dbl_or_null - @v, or null when @have is 0 (a figure not measured). */
+static inline void json_kv_dbl_or_null(json_w *w, const char *key, double v, int have)
+{
+	json_key(w, key);
+	if (have)
+		json_dbl(w, v);
+	else
+		json_null(w);
+}
+
 /* json_finish - newline after the top-level value. */
 void json_finish(json_w *w);
 

@@ -98,16 +98,11 @@ static void write_json(const void *ctx, FILE *f)
 	json_kv_u64(&w, "events", m->events);
 	json_kv_u64(&w, "sends", m->records);
 	json_kv_dbl(&w, "loop_s", m->loop_s);
-	json_key(&w, "plain_loop_s"); /* null: --profile-net gave c, no plain run */
-	if (m->plain_loop_s > 0)
-		json_dbl(&w, m->plain_loop_s);
-	else
-		json_null(&w);
-	json_key(&w, "event_ns_measured"); /* by the plain run */
-	if (m->plain_loop_s > 0 && m->events)
-		json_dbl(&w, 1e9 * m->plain_loop_s / (double)m->events);
-	else
-		json_null(&w);
+	/* null: --profile-net gave c, no plain run was made */
+	int plain = m->plain_loop_s > 0 && m->events;
+	json_kv_dbl_or_null(&w, "plain_loop_s", m->plain_loop_s, plain);
+	json_kv_dbl_or_null(&w, "event_ns_measured",
+			    plain ? 1e9 * m->plain_loop_s / (double)m->events : 0, plain);
 	json_kv_dbl(&w, "event_ns", 1e9 * m->event_s);
 	json_kv_u64(&w, "stop_ps", m->stop);
 	json_key(&w, "net");

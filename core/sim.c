@@ -346,6 +346,13 @@ __attribute__((noinline)) static void post_remote(sim_comp *c, cxl_event *ev, in
 	evpool_put(&e->pool, ev);
 }
 
+/* queue_local - @ev (for a component of this rank) into the pending-event set. */
+static inline void queue_local(sim_engine *e, cxl_event *ev)
+{
+	ev->owner = CXL_OWN_QUEUE;
+	evq_push(&e->q, ev);
+}
+
 /*
  * send_slow - the rest of a send under the rank profile or to another rank:
  * log it, then the transport or the local queue.
@@ -361,8 +368,7 @@ __attribute__((noinline)) static void send_slow(sim_comp *c, cxl_event *ev)
 		post_remote(c, ev, r);
 		return;
 	}
-	ev->owner = CXL_OWN_QUEUE;
-	evq_push(&e->q, ev);
+	queue_local(e, ev);
 }
 
 /*
@@ -389,8 +395,7 @@ static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_tim
 		send_slow(c, ev);
 		return;
 	}
-	ev->owner = CXL_OWN_QUEUE;
-	evq_push(&e->q, ev);
+	queue_local(e, ev);
 }
 
 static inline void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay)
@@ -640,11 +645,10 @@ void sim__deliver(void *ctx, const cxl_event *in)
 	cxl_event *ev = evpool_get(&e->pool, CXL_OWN_QUEUE);
 
 	*ev = *in;
-	ev->owner = CXL_OWN_QUEUE;
 	if (!e->local[ev->dst])
 		CXL_PANIC("event for component %u arrived at rank %d, which does not own it",
 			  ev->dst, e->rank);
-	evq_push(&e->q, ev);
+	queue_local(e, ev);
 }
 
 #ifdef CXL_EVPROF

@@ -81,6 +81,12 @@ struct arc {
 	uint32_t w;        /* link weight */
 };
 
+/* comp_weight - @gc's vertex weight: its expected event load, at least 1. */
+static idx_t comp_weight(const graph_comp *gc)
+{
+	return gc->weight ? (idx_t)gc->weight : 1;
+}
+
 static uint32_t find(uint32_t *up, uint32_t x)
 {
 	while (up[x] != x) {
@@ -113,7 +119,7 @@ static void group_components(const sim_graph *g, coarse *c)
 	free(up);
 	c->vwgt = xcalloc(c->n ? c->n : 1, sizeof(*c->vwgt));
 	for (uint32_t i = 0; i < g->ncomp; i++)
-		c->vwgt[c->group[i]] += g->comp[i].weight ? (idx_t)g->comp[i].weight : 1;
+		c->vwgt[c->group[i]] += comp_weight(&g->comp[i]);
 }
 
 static int arc_cmp(const void *pa, const void *pb)
@@ -189,12 +195,12 @@ static void kind_weights(const sim_graph *g, coarse *c, uint32_t min_count)
 	c->ncon = ncon > 2 ? ncon : 1;
 	if (c->ncon > 1) {
 		c->cwgt = xcalloc((size_t)c->n * (size_t)c->ncon, sizeof(*c->cwgt));
-		for (uint32_t i = 0; i < g->ncomp; i++) {
-			idx_t w = g->comp[i].weight ? (idx_t)g->comp[i].weight : 1;
-			c->cwgt[(size_t)c->group[i] * c->ncon] += w;
+		for (uint32_t v = 0; v < c->n; v++) /* constraint 0: the total, as vwgt */
+			c->cwgt[(size_t)v * c->ncon] = c->vwgt[v];
+		for (uint32_t i = 0; i < g->ncomp; i++)
 			if (count[kind[i]])
-				c->cwgt[(size_t)c->group[i] * c->ncon + count[kind[i]]] += w;
-		}
+				c->cwgt[(size_t)c->group[i] * c->ncon + count[kind[i]]] +=
+					comp_weight(&g->comp[i]);
 	}
 	free(ops);
 	free(count);
