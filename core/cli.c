@@ -81,6 +81,11 @@ void cli_usage(FILE *f)
 "  -q, --quiet        print nothing but errors (the results, their warnings\n"
 "                     included, are in stats.json)\n"
 "  -v, --verbose      print set-up details (partition, lookahead, cut)\n"
+"  --eager-events     queue every event: credits a port is not waiting for\n"
+"                     are normally handled at their receiver's next event\n"
+"                     instead (run.lazy_events); the results are the same\n"
+"                     (core/README.md, \"Lazy events\"): for checks and for\n"
+"                     measuring what the queue costs\n"
 "  --help-config      every config key with type, default, range and meaning\n"
 "  --version          print the version\n"
 "  -h, --help         this text\n"
@@ -196,7 +201,7 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 	const char *a = argv[*i], *v;
 	static const char *const flags[] = { "-h", "--help", "--help-config", "--version",
 					     "--check", "--progress", "-q", "--quiet",
-					     "-v", "--verbose", "--partition-only" };
+					     "-v", "--verbose", "--eager-events", "--partition-only" };
 	static const char *const valued[] = { "-o", "--set", "--seed", "--end", "--partition",
 					      "--dot", "-n", "--profile-ranks", "--profile-net",
 					      "--checkpoint-at", "--restart" };
@@ -212,6 +217,7 @@ static int parse_one(int argc, char **argv, int *i, cli_opts *o, cxl_err *err)
 		case 5: o->progress = 1; break;
 		case 6: case 7: o->quiet = 1; break;
 		case 8: case 9: o->verbose = 1; break;
+		case 10: o->eager = 1; break;
 		default: o->action = CLI_PARTITION_ONLY; break;
 		}
 		return 0;

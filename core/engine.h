@@ -56,12 +56,14 @@ struct sim_opts {
 				    window boundary; also when a stop signal ends the run.
 				    NULL: no checkpoints */
 	void *ckpt_ctx;          /* its context */
+	int eager;               /* --eager-events: queue lazy events too (sim_lazy.c) */
 };
 
 /* Per-rank figures of a finished run, gathered for the `run` section. */
 typedef struct sim_rank_info sim_rank_info;
 struct sim_rank_info {
 	uint64_t events;       /* events executed on this rank */
+	uint64_t lazy_events;  /* lazy events handled without the queue (sim_lazy.c) */
 	uint64_t windows;      /* synchronisation windows */
 	uint64_t remote_out;   /* events sent to other ranks */
 	uint64_t components;   /* components on this rank */

@@ -652,9 +652,11 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 	in.event_s = plain->events ? plain->loop_s / (double)plain->events : 0;
 	if (in.net.event_s > 0)
 		in.event_s = in.net.event_s;
-	if (in.executed != info[0].events)
+	if (in.executed != info[0].events + info[0].lazy_events)
 		rc = cxl_err_set(err, CXL_EINTERNAL, "rank profile: %zu sends before the end, but "
-				 "%llu events ran", in.executed, (unsigned long long)info[0].events);
+				 "%llu events and %llu lazy ones ran", in.executed,
+				 (unsigned long long)info[0].events,
+				 (unsigned long long)info[0].lazy_events);
 	for (; !rc && n < a->opt.nprof; n++) {
 		a->rank_of = NULL;
 		rc = partition(a, a->opt.prof_ranks[n], err);
@@ -664,7 +666,8 @@ static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time st
 	}
 	a->rank_of = own;
 	prof_meta m = { .config = a->opt.config, .partitioner = a->part->name,
-			.events = info[0].events, .records = log->n, .loop_s = info[0].loop_s,
+			.events = info[0].events, .lazy_events = info[0].lazy_events,
+			.records = log->n, .loop_s = info[0].loop_s,
 			.plain_loop_s = plain->loop_s, .event_s = in.event_s, .stop = stop, .net = a->opt.net };
 	if (!rc)
 		rc = prof_write(a->outdir, &m, res, n, err);
@@ -755,6 +758,7 @@ static int simulate(app *a, cxl_err *err)
 		.ckpt_at = a->opt.ckpt_at, .nckpt = a->opt.nckpt,
 		.ckpt_period = cfg_time(a->cf, "simulation.checkpoint_period"),
 		.ckpt_ctx = a,
+		.eager = a->opt.eager,
 	};
 	int ck = ckpt_setup(a, err), rc0;
 	if (ck < 0)

@@ -132,12 +132,13 @@ static void per_rank(json_w *w, const output_run *o, const char *key, size_t off
 
 static void run_section(const output_run *o, json_w *w)
 {
-	uint64_t events = 0, windows = 0, remote = 0;
+	uint64_t events = 0, lazy = 0, windows = 0, remote = 0;
 	double loop = 0, wait = 0;
 	sim_time t = 0;
 
 	for (int r = 0; r < o->nranks; r++) {
 		events += o->info[r].events;
+		lazy += o->info[r].lazy_events;
 		remote += o->info[r].remote_out;
 		windows = o->info[r].windows;
 		loop = o->info[r].loop_s > loop ? o->info[r].loop_s : loop;
@@ -175,6 +176,8 @@ static void run_section(const output_run *o, json_w *w)
 		else
 			json_null(w);
 	}
+	/* lazy events (credits) handled without the queue, not in events (core/sim_lazy.c) */
+	json_key(w, "lazy_events"); json_u64(w, lazy);
 	json_key(w, "windows"); json_u64(w, windows);
 	json_key(w, "events_per_window"); json_dbl(w, windows ? (double)events / (double)windows : 0.0);
 	/* null with one rank, or nothing cut: no lookahead applies */

@@ -216,6 +216,8 @@ static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
  *      windows too (T_j <= G_j, and [U_{j-1}, T_j) holds no event).
  * That is the walk below over the time-sorted prefix.  With one rank L is
  * SIM_TIME_MAX and there is one window, as in sync.c (no transport).
+ * E holds the records that are events of the partition (is_event: a lazy
+ * send still waiting is one only across a cut).
  * run.windows counts the windows run; run.events_per_rank counts E by the
  * rank of dst; run.remote_events (sim.c's remote_out) counts every send
  * whose src and dst are on different ranks, executed before stop or not:
@@ -224,6 +226,24 @@ static void add_cell(prof_result *out, size_t *cap, const prof_cell *c)
  * walk_windows fills the windows and the per-(window, rank) event counts
  * (cells: events only; predict() merges the cross-rank counts in).
  */
+/*
+ * is_event - is record @x an event of the run partitioned by @rank_of?  A
+ * lazy send still waiting (PROF_LAZY) is one only where its link is cut:
+ * a message to another rank is queued where it arrives (core/sim_lazy.c).
+ */
+static int is_event(const prof_rec *x, const int32_t *rank_of)
+{
+	return !(x->dst & PROF_LAZY) || rank_of[x->src] != rank_of[x->dst & ~PROF_LAZY];
+}
+
+/* next_event - the first record from @i on that is an event (is_event), or @n. */
+static size_t next_event(const prof_rec *r, size_t i, size_t n, const int32_t *rank_of)
+{
+	while (i < n && !is_event(&r[i], rank_of))
+		i++;
+	return i;
+}
+
 static void walk_windows(const prof_input *in, const int32_t *rank_of, int P, sim_time L,
 			 prof_result *out)
 {
@@ -239,6 +259,7 @@ static void walk_windows(const prof_input *in, const int32_t *rank_of, int P, si
 	out->win = xcalloc(cap, sizeof(*out->win)); /* [0]: init's exchange */
 	out->win[0].busiest_rank = -1;
 	for (;;) {
+		i = next_event(r, i, n, rank_of);
 		sim_time g = i < n ? r[i].time : SIM_TIME_MAX; /* >= stop: none left */
 		sim_time t = g;
 		if (delayed && out->windows)
@@ -252,7 +273,9 @@ static void walk_windows(const prof_input *in, const int32_t *rank_of, int P, si
 		g_last = g;
 		u_last = w.end;
 		for (; i < n && r[i].time < w.end; i++) {
-			int32_t k = rank_of[r[i].dst];
+			if (!is_event(&r[i], rank_of))
+				continue;
+			int32_t k = rank_of[r[i].dst & ~PROF_LAZY];
 			if (!cnt[k]++)
 				touched[nt++] = k;
 		}
@@ -329,7 +352,7 @@ static void cross_pairs(const prof_input *in, const int32_t *rank_of, prof_resul
 
 	out->min_cross_delay = SIM_TIME_MAX;
 	for (size_t i = 0; i < l->n; i++) {
-		int32_t a = rank_of[l->r[i].src], b = rank_of[l->r[i].dst];
+		int32_t a = rank_of[l->r[i].src], b = rank_of[l->r[i].dst & ~PROF_LAZY];
 		if (a == b)
 			continue;
 		if (l->r[i].sent != PROF_SENT_INIT && l->r[i].time - l->r[i].sent < out->min_cross_delay)

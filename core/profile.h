@@ -52,6 +52,11 @@
 #include "core/graph.h"
 #include "core/stime.h"
 
+/*
+ * prof_rec.dst flag of a lazy send still waiting with its destination
+ * (core/sim_lazy.c): an event of a P-rank run only if its link is cut.
+ */
+#define PROF_LAZY 0x80000000u
 /* prof_rec.sent of a send made by an init hook (before the first window). */
 #define PROF_SENT_INIT SIM_TIME_MAX
 /* Bytes of one event on the wire, and of a message's header slot (xport.c sends
@@ -204,6 +209,8 @@ struct prof_meta {
 	const char *config;       /* config path */
 	const char *partitioner;  /* partitioner name */
 	uint64_t events;          /* events of the recorded run */
+	uint64_t lazy_events;     /* and its lazy events (core/sim_lazy.c): events only
+				     where a partition cuts their link */
 	uint64_t records;         /* sends recorded */
 	double loop_s;            /* its loop seconds */
 	double plain_loop_s;      /* the plain run's (main.c), 0 if none was made */

@@ -96,6 +96,7 @@ static void write_json(const void *ctx, FILE *f)
 	json_kv_str(&w, "config", m->config);
 	json_kv_str(&w, "partitioner", m->partitioner);
 	json_kv_u64(&w, "events", m->events);
+	json_kv_u64(&w, "lazy_events", m->lazy_events);
 	json_kv_u64(&w, "sends", m->records);
 	json_kv_dbl(&w, "loop_s", m->loop_s);
 	/* null: --profile-net gave c, no plain run was made */

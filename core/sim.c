@@ -283,6 +283,8 @@ void sim_engine_destroy(sim_engine *e)
 		return;
 	while (evq_size(&e->q))
 		evpool_put(&e->pool, evq_pop(&e->q));
+	for (uint32_t k = 0; k < e->nlocal; k++)
+		free(e->comps[k].lazy); /* their events go with the pool */
 	free(e->states);
 	xport_destroy(e->xp);
 	stats_set_free(&e->stats);
@@ -353,6 +355,11 @@ static inline void queue_local(sim_engine *e, cxl_event *ev)
 	evq_push(&e->q, ev);
 }
 
+void sim__queue(sim_engine *e, cxl_event *ev)
+{
+	queue_local(e, ev);
+}
+
 /*
  * send_slow - the rest of a send under the rank profile or to another rank:
  * log it, then the transport or the local queue.
@@ -377,8 +384,8 @@ __attribute__((noinline)) static void send_slow(sim_comp *c, cxl_event *ev)
  * sends are out of line in one call (send_slow), so a local send makes no
  * call but the tail call to evq_push and saves no registers.
  */
-static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
-			       uint64_t seq)
+static inline void set_key(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
+			   uint64_t seq)
 {
 	sim_engine *e = c->eng;
 
@@ -391,6 +398,14 @@ static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_tim
 	ev->dst = dst;
 	ev->src = c->id;
 	ev->seq = seq;
+}
+
+static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
+			       uint64_t seq)
+{
+	sim_engine *e = c->eng;
+
+	set_key(c, ev, dst, delay, seq);
 	if (e->rec || e->rank_of[dst] != e->rank) {
 		send_slow(c, ev);
 		return;
@@ -432,6 +447,40 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
 	sim_time d = port_delay(c, ev, port, delay);
 
 	enqueue_seq(c, ev, c->ports[port].peer, d, seq);
+}
+
+/*
+ * send_lazy - a lazy send (sim.h): kept with the peer if it is on this rank
+ * and its model lets the event wait, queued or posted otherwise.
+ */
+static void send_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay, uint64_t seq)
+{
+	sim_engine *e = c->eng;
+	sim_time d = port_delay(c, ev, port, delay);
+	uint32_t dst = c->ports[port].peer;
+	sim_comp *to = e->local[dst];
+
+	set_key(c, ev, dst, d, seq);
+	if (to && to->ops->lazy_ok && !e->opt.eager && to->ops->lazy_ok(to, to->state, ev)) {
+		sim__lazy_add(e, to, ev);
+		return;
+	}
+	if (e->rec || !to) {
+		send_slow(c, ev);
+		return;
+	}
+	queue_local(e, ev);
+}
+
+void sim_send_port_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
+{
+	send_lazy(c, ev, port, delay, c->send_seq++);
+}
+
+void sim_send_port_lazy_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay,
+			    uint64_t seq)
+{
+	send_lazy(c, ev, port, delay, seq);
 }
 
 sim_time sim_stop_time(const sim_comp *c)
@@ -689,6 +738,16 @@ __attribute__((always_inline)) static inline void prefetch_next(const sim_engine
 	}
 }
 
+/* lazy_first - does @c's first waiting lazy event order before @next (sim_lazy.c)? */
+static inline int lazy_first(const sim_comp *c, const cxl_event *next)
+{
+	const cxl_event *l = c->lazy[c->lazy_lo].ev;
+
+	return l->time < next->time ||
+	       (l->time == next->time && (l->src < next->src ||
+					  (l->src == next->src && l->seq < next->seq)));
+}
+
 void sim__process(sim_engine *e, sim_time until)
 {
 	e->window_end = until;
@@ -696,6 +755,8 @@ void sim__process(sim_engine *e, sim_time until)
 		cxl_event *ev = evq_pop(&e->q);
 		sim_comp *c = e->local[ev->dst];
 		prefetch_next(e);
+		if (c->lazy_n && lazy_first(c, ev))
+			sim__lazy_before(e, c, ev);
 		e->now = ev->time;
 		ev->owner = CXL_OWN_HANDLER;
 		evprof_count(e, c->ops, ev->kind);

@@ -63,6 +63,8 @@ typedef int model_init_fn(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 typedef void model_event_fn(sim_comp *c, void *state, cxl_event *ev);
 typedef void model_finish_fn(sim_comp *c, void *state);
 typedef void model_ckpt_fn(sim_comp *c, void *state, ckpt *k);
+typedef int model_lazy_fn(const sim_comp *c, const void *state, const cxl_event *ev);
+typedef void model_absorb_fn(sim_comp *c, void *state, const cxl_event *ev);
 
 struct model_ops {
 	const char *name;         /* type name, as in components.csv */
@@ -74,6 +76,11 @@ struct model_ops {
 				     ("host workload"): the per-component overrides of
 				     these groups apply to it (cfg.h); NULL for none */
 	model_ckpt_fn *ckpt;      /* optional: checkpoint save/restore (ckpt.h) */
+	model_lazy_fn *lazy_ok;   /* optional: may the lazy event @ev (its key set) wait
+				     for this component's next event?  See
+				     sim_send_port_lazy; NULL: every event is queued */
+	model_absorb_fn *lazy_absorb; /* required with lazy_ok: handle a lazy event that
+				     lazy_ok let wait (its effect must equal event()'s there) */
 };
 
 typedef struct sim_port sim_port;
@@ -101,6 +108,9 @@ struct sim_comp {
 	const sim_time *clock;   /* the engine's current time */
 	size_t stats_index;      /* its entry in the rank's stats registry */
 	const char *name;        /* instance name, from the graph */
+	struct sim_lazy *lazy;   /* lazy events waiting for it (engine-owned, sim_lazy.c):
+				    [lazy_lo, lazy_n) sorted by key */
+	uint32_t lazy_lo, lazy_n, lazy_cap;
 };
 
 _Static_assert(offsetof(sim_comp, ports) == 64, "sim_comp's hot fields fill its first line");
@@ -136,6 +146,53 @@ void sim_send_global(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay);
  * keeps its own numbering; see models/link/bus_tx.c).
  */
 void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay, uint64_t seq);
+
+/*
+ * sim_send_port_lazy, sim_send_port_lazy_seq - sim_send_port(_seq) of an
+ * event that, while the peer's model says so, the peer can take in without
+ * acting on it (a credit reaching a port with nothing waiting for it).
+ * Such an event is not queued: the engine keeps it with the peer
+ * (core/sim_lazy.c) and hands it to the peer's lazy_absorb, in key order,
+ * just before the peer's next event with a later key (or at the end, or at
+ * a checkpoint cut).  The results are exactly those of a queued event.
+ * The peer's lazy_ok(ev) is asked when it is sent: it must answer 1 only if
+ * handling @ev at its key, given the peer's state now, would send nothing
+ * and change nothing but what lazy_absorb changes, whatever other lazy
+ * events come before it.  While it waits, the peer's model must call
+ * sim_lazy_recheck or sim_lazy_queue_port after any event that may turn
+ * that answer to 0; such events are queued with their keys.  A peer on
+ * another rank, a peer without lazy_ok and `--eager-events` queue it; a
+ * lazy_absorb that sends is a panic.
+ */
+void sim_send_port_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
+void sim__lazy_recheck(sim_comp *c);
+void sim__lazy_queue_port(sim_comp *c, uint16_t port);
+
+/*
+ * sim_lazy_recheck - a model with lazy_ok calls this at the end of every
+ * event after which lazy_ok may answer 0 for an event waiting with @c
+ * (cheaply: the waiting events' ports may have work); those get queued.
+ * A model that misses one finds out loudly: handling that event sends,
+ * which is a panic.
+ */
+static inline void sim_lazy_recheck(sim_comp *c)
+{
+	if (c->lazy_n)
+		sim__lazy_recheck(c);
+}
+
+/*
+ * sim_lazy_queue_port - the cheaper form for a model whose lazy_ok depends
+ * on the port alone: lazy_ok now says 0 for every event arriving on @port,
+ * so every one waiting there is queued (with its key).
+ */
+static inline void sim_lazy_queue_port(sim_comp *c, uint16_t port)
+{
+	if (c->lazy_n)
+		sim__lazy_queue_port(c, port);
+}
+void sim_send_port_lazy_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay,
+			    uint64_t seq);
 
 /*
  * sim_stop_time - the time at and after which no event is executed

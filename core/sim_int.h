@@ -44,6 +44,9 @@ struct sim_engine {
 	series_set series;       /* this rank's time series (period 0: off) */
 	xport *xp;               /* transport (NULL with one rank) */
 	uint64_t events;         /* events executed */
+	uint64_t lazy_events;    /* lazy events handled without the queue (sim_lazy.c) */
+	uint64_t lazy_added;     /* lazy events kept with their destination so far */
+	int lazy_in;             /* 1 while a lazy event is handled (sim_lazy.c) */
 	uint64_t windows;        /* windows completed */
 	uint64_t remote_out;     /* events posted to other ranks */
 	sim_time sent_min;       /* earliest event posted to another rank this window */
@@ -76,6 +79,25 @@ struct sim_engine {
 
 /* Events between two looks at the wall clock for the progress line. */
 #define SIM_PROGRESS_MASK 0xffffu
+
+/*
+ * Lazy events (sim_lazy.c; sim.h sim_send_port_lazy).  sim__lazy_add keeps
+ * @ev (its key set) with @to; sim__lazy_before handles @to's lazy events
+ * that order before @next, the event it is about to handle; sim__lazy_settle handles every
+ * lazy event before @until and queues the rest (a checkpoint cut);
+ * sim__lazy_finish handles those before @until and frees the rest (the end).
+ */
+struct sim_lazy {
+	cxl_event *ev; /* the waiting event (owner CXL_OWN_LAZY) */
+	size_t rec;    /* its record in the rank profile's log (e->rec only) */
+};
+void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev);
+/* sim__lazy_before: call only if the first waiting event orders before @next */
+void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next);
+void sim__lazy_settle(sim_engine *e, sim_time until);
+void sim__lazy_finish(sim_engine *e, sim_time until);
+/* sim__queue - @ev (for a component of this rank, key set) into the pending-event set. */
+void sim__queue(sim_engine *e, cxl_event *ev);
 
 /* sim__process - execute every local event with time < @until. */
 void sim__process(sim_engine *e, sim_time until);

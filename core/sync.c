@@ -136,6 +136,7 @@ static sim_time next_cut(const sim_engine *e, sim_time t)
 /* Every rank at the same boundary: write the checkpoint cut at @cut. */
 static void checkpoint(sim_engine *e, sim_time cut)
 {
+	sim__lazy_settle(e, cut); /* lazy events: handled before the cut, queued after it */
 	e->ckpt_rc = e->opt.ckpt_write(e->opt.ckpt_ctx, e, cut, &e->ckpt_err);
 	e->ckpt_window = e->windows + 1;
 }
@@ -185,5 +186,7 @@ void sim_engine_run(sim_engine *e)
 			break;
 		}
 	}
+	/* lazy events still waiting: those before the point the run reached are handled */
+	sim__lazy_finish(e, e->interrupted || e->ckpt_rc ? e->window_end : stop);
 	e->loop_s = sim__wall() - e->run_start;
 }

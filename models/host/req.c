@@ -551,7 +551,7 @@ static void on_response(sim_comp *c, req *r, const cxl_event *ev)
 	CXL_ASSERT(p->pbr_dst == r->pbr && p->tag < r->queue);
 	uint16_t n = cxl_fc_owe(c, &r->fc, 0, p->mclass); /* 1, a full batch, or 0: held */
 	if (n)
-		cxl_grant(c, 0, p->mclass, n);
+		cxl_grant_lazy(c, 0, p->mclass, n);
 	req_slot *s = &r->slot[p->tag];
 	if (s->kind == REQ_WRITEBACK) {
 		if (s->proc != REQ_NOPROC) /* a flush's */
@@ -571,6 +571,41 @@ static void fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
 {
 	(void)state;
 	sim_send_port(c, ev, port, 0);
+}
+
+/*
+ * req_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * requester's next event?  After a credit the requester runs
+ * req__coh_drain and try_issue; they send nothing, whatever the credit
+ * counts, when no snoop answer waits and the queue is full, or no
+ * write-back waits and the requests are all issued, the window is over at
+ * @ev's time, or the next request is drawn and its issue timer is armed
+ * after @ev's time.  Programs always take the event.  req_event rechecks
+ * after every event (sim_lazy_recheck).
+ */
+static int req_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+{
+	const req *r = state;
+
+	(void)c;
+	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || r->prog ||
+	    evring_peek(&r->birsp))
+		return 0;
+	if (r->outstanding >= r->queue)
+		return 1;
+	if (r->wb_n)
+		return 0;
+	return r->issued >= r->requests || ev->time >= r->end ||
+	       (r->next_read >= 0 && r->timer_armed && ev->time < r->next_issue);
+}
+
+/* req_lazy_absorb - a credit req_lazy_ok let wait: only its count changes. */
+static void req_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+{
+	req *r = state;
+
+	(void)c;
+	cxl_credit_apply(&r->cr, ev);
 }
 
 static void req_event(sim_comp *c, void *state, cxl_event *ev)
@@ -611,6 +646,7 @@ static void req_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 	req__coh_drain(c, r);
 	try_issue(c, r);
+	sim_lazy_recheck(c); /* req_lazy_ok's answer may have changed */
 }
 
 static void req_finish(sim_comp *c, void *state)
@@ -643,6 +679,8 @@ const model_ops cxl_host_ops = {
 	.event = req_event,
 	.finish = req_finish,
 	.ckpt = req__ckpt,
+	.lazy_ok = req_lazy_ok,
+	.lazy_absorb = req_lazy_absorb,
 };
 
 const model_ops cxl_accel_ops = {
@@ -653,4 +691,6 @@ const model_ops cxl_accel_ops = {
 	.event = req_event,
 	.finish = req_finish,
 	.ckpt = req__ckpt,
+	.lazy_ok = req_lazy_ok,
+	.lazy_absorb = req_lazy_absorb,
 };

@@ -357,6 +357,50 @@ static void on_credit(sim_comp *c, bus *b, const cxl_event *ev)
 	bus__tx_wake(c, b, bus__tid(b, 1 - p), ev->src);
 }
 
+/*
+ * port_idle, bus_lazy_ok - may a credit on port @p (lazy, core/sim_lazy.c)
+ * wait for the bus's next event?  A credit on port p wakes the transmitter sending out
+ * of p (on_credit), which sends only if a packet waits in the FIFOs it
+ * serves and it is idle (early mode: idle, or busy with its end event not
+ * yet armed).  With no packet waiting, or its end event armed (early) or
+ * busy (the end event is pending), the wake sends nothing whatever the
+ * credit counts (port_idle); bus_event queues the waiting credits of a
+ * port that stops being idle.  Time-0 grants and the data-link layer's
+ * credits are never lazy.
+ */
+static int port_idle(const bus *b, int p)
+{
+	if (!(b->half ? b->qmask[0] | b->qmask[1] : b->qmask[1 - p]))
+		return 1;
+	const bus_tx *tx = &b->tx[bus__tid(b, 1 - p)];
+	return b->early ? tx->armed : tx->busy;
+}
+
+static int bus_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+{
+	const bus *b = state;
+	int p = ev->dst_port;
+
+	(void)c;
+	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || b->rb_cap || p > 1)
+		return 0;
+	return port_idle(b, p);
+}
+
+/*
+ * bus_lazy_absorb - a credit bus_lazy_ok let wait: only its count changes.
+ * The wake on_credit would make sends nothing there; in early mode it may
+ * also mark a transmitter past its end idle, which any later wake does by
+ * the same rule (bus__tx_wake), so leaving it is the same.
+ */
+static void bus_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+{
+	bus *b = state;
+
+	(void)c;
+	cxl_credit_apply(&b->cr[ev->dst_port], ev);
+}
+
 static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 {
 	bus *b = state;
@@ -378,6 +422,10 @@ static void bus_event(sim_comp *c, void *state, cxl_event *ev)
 	default:
 		bus__replay_event(c, b, ev);
 	}
+	if (c->lazy_n && (b->qmask[0] | b->qmask[1])) /* a packet waits: a port may be busy */
+		for (int p = 0; p < 2; p++)
+			if (!port_idle(b, p))
+				sim_lazy_queue_port(c, (uint16_t)p);
 }
 
 /* --- set-up and end ------------------------------------------------------ */
@@ -661,4 +709,6 @@ const model_ops cxl_bus_ops = {
 	.event = bus_event,
 	.finish = bus_finish,
 	.ckpt = bus__ckpt,
+	.lazy_ok = bus_lazy_ok,
+	.lazy_absorb = bus_lazy_absorb,
 };

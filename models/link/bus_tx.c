@@ -218,10 +218,10 @@ void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahe
 	cr->kind = CXL_EV_CREDIT;
 	cr->pkt.mclass = vc;
 	cr->pkt.aux = n;
-	if (ahead)
-		sim_send_port_seq(c, cr, (uint16_t)d, delay, seq);
+	if (ahead) /* lazy: the peer handles it at its next event if nothing waits for it */
+		sim_send_port_lazy_seq(c, cr, (uint16_t)d, delay, seq);
 	else
-		sim_send_port(c, cr, (uint16_t)d, delay);
+		sim_send_port_lazy(c, cr, (uint16_t)d, delay);
 }
 
 /**

@@ -604,7 +604,7 @@ static void drain(sim_comp *c, mem *m)
 				uint8_t in = vc == CXL_VC_S2M_DRS ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
 				uint16_t n = cxl_fc_owe(c, &m->fc, (uint16_t)p, in);
 				if (n) /* 1, a full batch; 0: held, and rides on this response */
-					cxl_grant(c, (uint16_t)p, in, n);
+					cxl_grant_lazy(c, (uint16_t)p, in, n);
 				cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
 				cxl_fc_piggy(&m->fc, (uint16_t)p, ev);
 				cxl_pkt_send_port(c, ev, (uint16_t)p, 0, CXL_LAT_LINK);
@@ -693,6 +693,35 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 	default:
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
 	}
+	sim_lazy_recheck(c); /* a response may now wait for credits (mem_lazy_ok) */
+}
+
+/*
+ * mem_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * memory's next event?  A credit runs drain (and the DCOH's): with no
+ * response waiting on any port and no DCOH, it sends nothing whatever the
+ * credit counts.
+ */
+static int mem_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+{
+	const mem *m = state;
+
+	(void)c;
+	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || m->coh)
+		return 0;
+	for (uint32_t q = 0; q < 2 * m->nports; q++)
+		if (evring_peek(&m->resp[q]))
+			return 0;
+	return 1;
+}
+
+/* mem_lazy_absorb - a credit mem_lazy_ok let wait: only its count changes. */
+static void mem_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+{
+	mem *m = state;
+
+	(void)c;
+	cxl_credit_apply(&m->cr[ev->dst_port], ev);
 }
 
 static void mem_finish(sim_comp *c, void *state)
@@ -732,4 +761,6 @@ const model_ops cxl_memory_ops = {
 	.event = mem_event,
 	.finish = mem_finish,
 	.ckpt = mem__ckpt,
+	.lazy_ok = mem_lazy_ok,
+	.lazy_absorb = mem_lazy_absorb,
 };

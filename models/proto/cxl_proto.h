@@ -146,6 +146,21 @@ static inline void cxl_grant(sim_comp *c, uint16_t port, uint8_t vc, uint16_t co
 	sim_send_port(c, ev, port, 0);
 }
 
+/**
+ * cxl_grant_lazy - cxl_grant of freed credits (@vc < CXL_NVC or packed) as a
+ * lazy event (sim_send_port_lazy): a peer whose model says nothing waits
+ * for them handles them at its next event, without a queued event.
+ */
+static inline void cxl_grant_lazy(sim_comp *c, uint16_t port, uint8_t vc, uint16_t count)
+{
+	cxl_event *ev = sim_event_new(c);
+
+	ev->kind = CXL_EV_CREDIT;
+	ev->pkt.mclass = vc;
+	ev->pkt.aux = count;
+	sim_send_port_lazy(c, ev, port, 0);
+}
+
 /* cxl_grant_all_ports - the time-0 grant of @count credits per VC on every port. */
 static inline void cxl_grant_all_ports(sim_comp *c, uint16_t count)
 {

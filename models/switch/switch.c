@@ -264,14 +264,14 @@ static void grant(sim_comp *c, sw *s, uint16_t port, uint8_t vc, sim_time delay,
 	if (!n)
 		return;
 	if (!s->ahead) {
-		cxl_grant(c, port, vc, n);
+		cxl_grant_lazy(c, port, vc, n);
 		return;
 	}
 	cxl_event *ev = sim_event_new(c);
 	ev->kind = CXL_EV_CREDIT;
 	ev->pkt.mclass = vc;
 	ev->pkt.aux = n;
-	sim_send_port_seq(c, ev, port, delay, seq);
+	sim_send_port_lazy_seq(c, ev, port, delay, seq);
 }
 
 /* fc_send - cxl_fc_send_fn of the switch: a packed return of held credits out of @port now. */
@@ -395,6 +395,18 @@ static void list_append(sw *s, uint32_t o, uint32_t q)
 	want(s, o);
 }
 
+/*
+ * list_join - FIFO @q's head now routes to output @o: append it; an output
+ * whose list was empty is busy from now on, so credits for it may no longer
+ * wait (sw_lazy_ok): the waiting ones are queued.
+ */
+static void list_join(sim_comp *c, sw *s, uint32_t o, uint32_t q)
+{
+	list_append(s, o, q);
+	if (s->llen[o] == 1)
+		sim_lazy_queue_port(c, (uint16_t)o);
+}
+
 static uint32_t list_pop(sw *s, uint32_t o)
 {
 	uint32_t q = s->lhead[o];
@@ -427,7 +439,7 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	send_pkt(c, s, ev, (uint16_t)o, s->esf ? esf_delay(c, s, ev, o) : 0,
 		 o >= s->next_ext ? CXL_LAT_SWITCH : CXL_LAT_LINK, s->ahead ? order_now(c, s) : 0);
 	if (s->in[q].n)
-		list_append(s, head_out(s, q), q);
+		list_join(c, s, head_out(s, q), q);
 }
 
 /* Output @o serves its list round-robin while some FIFO's VC has a credit. */
@@ -544,7 +556,7 @@ static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
 	if (s->ts_wait)
 		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
 	if (in->n == 1)
-		list_append(s, o, q);
+		list_join(c, s, o, q);
 }
 
 /*
@@ -637,6 +649,23 @@ static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 	cxl_pkt_send_self(c, ev, s->latency);
 }
 
+/*
+ * sw_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * switch's next event?  A credit for output p only puts p on the todo
+ * stack if a FIFO waits for it (want), and serving an output with an
+ * empty list sends nothing; the todo stack is empty between events.  So
+ * with no FIFO waiting for p the credit changes only the counts (the
+ * phase it sets is set again by the next event), until a FIFO joins p's
+ * list (list_join queues the waiting credits then).
+ */
+static int sw_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+{
+	const sw *s = state;
+
+	(void)c;
+	return ev->kind == CXL_EV_CREDIT && ev->pkt.mclass != CXL_VC_ALL && !s->llen[ev->dst_port];
+}
+
 static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 {
 	sw *s = state;
@@ -668,6 +697,15 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 		CXL_PANIC("%s: unexpected event kind %u", c->name, ev->kind);
 	}
 	serve_wanted(c, s);
+}
+
+/* sw_lazy_absorb - a credit sw_lazy_ok let wait: only its count changes (want, serve: nothing). */
+static void sw_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+{
+	sw *s = state;
+
+	(void)c;
+	cxl_credit_apply(&s->cr[ev->dst_port], ev);
 }
 
 static void sw_finish(sim_comp *c, void *state)
@@ -712,4 +750,6 @@ const model_ops cxl_switch_ops = {
 	.event = sw_event,
 	.finish = sw_finish,
 	.ckpt = sw__ckpt,
+	.lazy_ok = sw_lazy_ok,
+	.lazy_absorb = sw_lazy_absorb,
 };

@@ -83,7 +83,10 @@ static void order_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops order_ops = {
-	"order", sizeof(order_state), order_init, order_event, NULL, NULL, NULL,
+	.name = "order",
+	.state_size = sizeof(order_state),
+	.init = order_init,
+	.event = order_event,
 };
 
 START_TEST(test_sim_equal_times_in_src_seq_order)
@@ -156,7 +159,7 @@ static void probe_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops probe_ops = { "probe", 0, probe_init, probe_event, NULL, NULL, NULL };
+static const model_ops probe_ops = { .name = "probe", .init = probe_init, .event = probe_event };
 
 /* --- ahead: sends numbered by the model ----------------------------------- */
 
@@ -188,7 +191,7 @@ static void ahead_event(sim_comp *c, void *state, cxl_event *ev)
 	simt_log_event(c, ev);
 }
 
-static const model_ops ahead_ops = { "ahead", 0, ahead_init, ahead_event, NULL, NULL, NULL };
+static const model_ops ahead_ops = { .name = "ahead", .init = ahead_init, .event = ahead_event };
 
 START_TEST(test_sim_send_port_seq_orders_same_time_arrivals)
 {
@@ -266,7 +269,7 @@ static int far_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 	return 0;
 }
 
-static const model_ops far_ops = { "far", 0, far_init, probe_event, NULL, NULL, NULL };
+static const model_ops far_ops = { .name = "far", .init = far_init, .event = probe_event };
 
 START_TEST(test_sim_port_send_overflow_panics)
 {
@@ -319,7 +322,7 @@ static void selfy_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops selfy_ops = { "selfy", 0, selfy_init, selfy_event, NULL, NULL, NULL };
+static const model_ops selfy_ops = { .name = "selfy", .init = selfy_init, .event = selfy_event };
 
 START_TEST(test_sim_self_send_zero_delay_after_current)
 {
@@ -377,7 +380,7 @@ static void glob_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 }
 
-static const model_ops glob_ops = { "glob", 0, glob_init, glob_event, NULL, NULL, NULL };
+static const model_ops glob_ops = { .name = "glob", .init = glob_init, .event = glob_event };
 
 static void glob_graph(sim_graph *g, sim_time lookahead)
 {
@@ -460,7 +463,7 @@ static void ping_event(sim_comp *c, void *state, cxl_event *ev)
 	sim_send_port(c, ev, 0, 2);
 }
 
-static const model_ops ping_ops = { "ping", 0, ping_init, ping_event, NULL, NULL, NULL };
+static const model_ops ping_ops = { .name = "ping", .init = ping_init, .event = ping_event };
 
 /* Two components bounce one event each over a 3 ps link for 100 ns. */
 static void ping_run(uint64_t want_peak)

@@ -111,7 +111,10 @@ static void owner_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 static const model_ops owner_ops = {
-	"owner", sizeof(owner_state), owner_init, owner_event, NULL, NULL, NULL,
+	.name = "owner",
+	.state_size = sizeof(owner_state),
+	.init = owner_init,
+	.event = owner_event,
 };
 
 static void owner_run(int mode, simt_run *r, sim_graph *g)
@@ -219,7 +222,7 @@ static void ender_event(sim_comp *c, void *state, cxl_event *ev)
 	simt_log_event(c, ev);
 }
 
-static const model_ops ender_ops = { "ender", 0, ender_init, ender_event, NULL, NULL, NULL };
+static const model_ops ender_ops = { .name = "ender", .init = ender_init, .event = ender_event };
 
 /* ender_run - events at end + 1, end, end - 1 and 0 (tags 0..3); @tags ran. */
 static void ender_run(const char *end, sim_time want_end, const uint32_t *tags,
@@ -310,7 +313,11 @@ static void stat_finish(sim_comp *c, void *state)
 }
 
 static const model_ops stat_ops = {
-	"stat", sizeof(stat_state), stat_init, stat_event, stat_finish, NULL, NULL,
+	.name = "stat",
+	.state_size = sizeof(stat_state),
+	.init = stat_init,
+	.event = stat_event,
+	.finish = stat_finish,
 };
 
 static int silent_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
@@ -326,7 +333,11 @@ static void silent_event(sim_comp *c, void *state, cxl_event *ev)
 	ck_abort_msg("silent got an event");
 }
 
-static const model_ops silent_ops = { "silent", 0, silent_init, silent_event, NULL, NULL, NULL };
+static const model_ops silent_ops = {
+	.name = "silent",
+	.init = silent_init,
+	.event = silent_event,
+};
 
 START_TEST(test_sim_collect_stats_and_info)
 {
@@ -401,7 +412,12 @@ static void fail_finish(sim_comp *c, void *state)
 	finished[nfinished++] = c->id;
 }
 
-static const model_ops fail_ops = { "fail", 0, fail_init, silent_event, fail_finish, NULL, NULL };
+static const model_ops fail_ops = {
+	.name = "fail",
+	.init = fail_init,
+	.event = silent_event,
+	.finish = fail_finish,
+};
 
 START_TEST(test_sim_init_error_reported)
 {
@@ -456,7 +472,12 @@ static void dice_event(sim_comp *c, void *state, cxl_event *ev)
 		st->draw[i] = rng_u64(sim_rng(c));
 }
 
-static const model_ops dice_ops = { "dice", sizeof(dice_state), dice_init, dice_event, NULL, NULL, NULL };
+static const model_ops dice_ops = {
+	.name = "dice",
+	.state_size = sizeof(dice_state),
+	.init = dice_init,
+	.event = dice_event,
+};
 
 static const dice_state *dice_of(const simt_run *r, uint32_t id)
 {
