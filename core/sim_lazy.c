@@ -18,8 +18,11 @@
  * whose key orders before it), or at the end of the run
  * (sim__lazy_finish), or at a checkpoint cut (sim__lazy_settle, which
  * queues the later ones).  Other components see no difference: absorbing
- * sends nothing (a send is a panic, so a model that forgot a recheck fails
- * loudly, never silently) and models read only their own state.  Results
+ * sends nothing and models read only their own state.  Both halves of the
+ * contract are checked where it is cheap, so a wrong model fails loudly,
+ * never silently: lazy_ok is asked again at the absorb (the state then is
+ * the state at K_L; a 0 means a recheck was missed), and a send while
+ * absorbing is a panic.  Results
  * are therefore identical to queuing every event (--eager-events), on any
  * rank count: a lazy send to another rank is an ordinary message, queued
  * where it arrives (t_lazy.sh).
@@ -90,7 +93,7 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
 }
 
 /* handle - absorb @c's first waiting event (lazy_absorb: no clock, no send). */
-static void handle(sim_engine *e, sim_comp *c)
+static inline __attribute__((always_inline)) void handle(sim_engine *e, sim_comp *c)
 {
 	cxl_event *ev = c->lazy[c->lazy_lo++].ev;
 	size_t queued = evq_size(&e->q);
@@ -98,6 +101,11 @@ static void handle(sim_engine *e, sim_comp *c)
 
 	if (c->lazy_lo == c->lazy_n)
 		c->lazy_lo = c->lazy_n = 0;
+	/* c's state is the one it had at ev's key: its model must still let ev wait */
+	if (!c->ops->lazy_ok(c, c->state, ev))
+		CXL_PANIC("%s: a lazy event (kind %u, port %u, %llu ps) waited while the port was "
+			  "busy: its model missed a sim_lazy_recheck", c->name, ev->kind, ev->dst_port,
+			  (unsigned long long)ev->time);
 	e->lazy_in = 1;
 	c->ops->lazy_absorb(c, c->state, ev);
 	e->lazy_in = 0;
