@@ -112,13 +112,22 @@ void sim_engine_save(sim_engine *e, pack_w *w)
 	cxl_event **all = xmalloc((n ? n : 1) * sizeof(*all));
 	for (size_t i = 0; i < n; i++)
 		all[i] = evq_pop(&e->q);
-	PACK_PUT(w, (uint64_t)n);
+	uint64_t nl = 0;
+	for (uint32_t i = 0; i < e->nlocal; i++)
+		nl += e->comps[i].lazy_n - e->comps[i].lazy_lo;
+	PACK_PUT(w, (uint64_t)n + nl);
 	for (size_t i = 0; i < n; i++) {
 		cxl_event ev = *all[i];
 		ev.owner = 0;
 		pack_put(w, &ev, sizeof(ev));
 		evq_push(&e->q, all[i]);
 	}
+	for (uint32_t i = 0; i < e->nlocal; i++) /* lazy events after the cut: queued on restore */
+		for (uint32_t j = e->comps[i].lazy_lo; j < e->comps[i].lazy_n; j++) {
+			cxl_event ev = *e->comps[i].lazy[j].ev;
+			ev.owner = 0;
+			pack_put(w, &ev, sizeof(ev));
+		}
 	free(all);
 	size_t at = w->n;
 	PACK_PUT(w, (uint64_t)0);

@@ -83,9 +83,11 @@ struct sim_engine {
 /*
  * Lazy events (sim_lazy.c; sim.h sim_send_port_lazy).  sim__lazy_add keeps
  * @ev (its key set) with @to; sim__lazy_before handles @to's lazy events
- * that order before @next, the event it is about to handle; sim__lazy_settle handles every
- * lazy event before @until and queues the rest (a checkpoint cut);
- * sim__lazy_finish handles those before @until and frees the rest (the end).
+ * that order before @next, the event it is about to handle; sim__lazy_settle
+ * handles every lazy event before @until (a checkpoint cut: sim_engine_save
+ * writes the rest as queued events); sim__lazy_finish handles those before
+ * @until and frees the rest (the end); sim__lazy_min is the earliest time
+ * of a waiting one (SIM_TIME_MAX: none).
  */
 struct sim_lazy {
 	cxl_event *ev; /* the waiting event (owner CXL_OWN_LAZY) */
@@ -96,6 +98,7 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev);
 void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next);
 void sim__lazy_settle(sim_engine *e, sim_time until);
 void sim__lazy_finish(sim_engine *e, sim_time until);
+sim_time sim__lazy_min(const sim_engine *e);
 /* sim__queue - @ev (for a component of this rank, key set) into the pending-event set. */
 void sim__queue(sim_engine *e, cxl_event *ev);
 

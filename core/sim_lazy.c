@@ -16,8 +16,11 @@
  * S's next event has the same effect as handling it at K_L: the engine
  * absorbs it just before that event (sim__lazy_before: every waiting event
  * whose key orders before it), or at the end of the run
- * (sim__lazy_finish), or at a checkpoint cut (sim__lazy_settle, which
- * queues the later ones).  Other components see no difference: absorbing
+ * (sim__lazy_finish), or at a checkpoint cut (sim__lazy_settle; the later
+ * ones keep waiting, and the checkpoint saves them as queued events,
+ * ckpt_engine.c).  They are never queued there: the run may be in its
+ * last stretch, where only credits are left, and the loop has decided
+ * from the queue alone whether to go on.  Other components see no difference: absorbing
  * sends nothing and models read only their own state.  Both halves of the
  * contract are checked where it is cheap, so a wrong model fails loudly,
  * never silently: lazy_ok is asked again at the absorb (the state then is
@@ -131,17 +134,20 @@ static void queue(sim_engine *e, const struct sim_lazy *k)
 	sim__queue(e, k->ev);
 }
 
-void sim__lazy_recheck(sim_comp *c)
+/*
+ * requeue - queue the events waiting with @c that may wait no longer: on
+ * @port if it is below 65536, else those its model's lazy_ok refuses now.
+ */
+static void requeue(sim_comp *c, uint32_t port)
 {
 	sim_engine *e = c->eng;
 	uint32_t keep = c->lazy_lo;
 
-	if (e->lazy_in) /* handling a lazy event changes no answer (lazy_ok's contract) */
+	if (e->lazy_in) /* absorbing a lazy event changes no answer (lazy_ok's contract) */
 		return;
-
 	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++) {
 		struct sim_lazy k = c->lazy[i];
-		if (c->ops->lazy_ok(c, c->state, k.ev))
+		if (port <= UINT16_MAX ? k.ev->dst_port != port : c->ops->lazy_ok(c, c->state, k.ev))
 			c->lazy[keep++] = k;
 		else
 			queue(e, &k);
@@ -151,23 +157,14 @@ void sim__lazy_recheck(sim_comp *c)
 		c->lazy_lo = c->lazy_n = 0;
 }
 
+void sim__lazy_recheck(sim_comp *c)
+{
+	requeue(c, UINT32_MAX);
+}
+
 void sim__lazy_queue_port(sim_comp *c, uint16_t port)
 {
-	sim_engine *e = c->eng;
-	uint32_t keep = c->lazy_lo;
-
-	if (e->lazy_in)
-		return;
-	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++) {
-		struct sim_lazy k = c->lazy[i];
-		if (k.ev->dst_port != port)
-			c->lazy[keep++] = k;
-		else
-			queue(e, &k);
-	}
-	c->lazy_n = keep;
-	if (c->lazy_lo == c->lazy_n)
-		c->lazy_lo = c->lazy_n = 0;
+	requeue(c, port);
 }
 
 /* drain - handle every waiting event of @c before @until, in key order. */
@@ -187,12 +184,9 @@ void sim__lazy_settle(sim_engine *e, sim_time until)
 
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		sim_comp *c = &e->comps[n];
-		drain(e, c, until);
-		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
-			queue(e, &c->lazy[i]);
-		c->lazy_lo = c->lazy_n = 0;
+		drain(e, c, until); /* the later ones stay: sim_engine_save writes them as queued */
 	}
-	e->now = now;
+	e->now = e->last_time > now ? e->last_time : now;
 }
 
 void sim__lazy_finish(sim_engine *e, sim_time until)
@@ -207,4 +201,16 @@ void sim__lazy_finish(sim_engine *e, sim_time until)
 		c->lazy_lo = c->lazy_n = 0;
 	}
 	e->now = e->last_time > now ? e->last_time : now; /* the last event's time, as queued */
+}
+
+sim_time sim__lazy_min(const sim_engine *e)
+{
+	sim_time t = SIM_TIME_MAX;
+
+	for (uint32_t n = 0; n < e->nlocal; n++) {
+		const sim_comp *c = &e->comps[n];
+		if (c->lazy_n && c->lazy[c->lazy_lo].ev->time < t)
+			t = c->lazy[c->lazy_lo].ev->time;
+	}
+	return t;
 }

@@ -136,7 +136,7 @@ static sim_time next_cut(const sim_engine *e, sim_time t)
 /* Every rank at the same boundary: write the checkpoint cut at @cut. */
 static void checkpoint(sim_engine *e, sim_time cut)
 {
-	sim__lazy_settle(e, cut); /* lazy events: handled before the cut, queued after it */
+	sim__lazy_settle(e, cut); /* lazy events before the cut: handled; the rest are saved */
 	e->ckpt_rc = e->opt.ckpt_write(e->opt.ckpt_ctx, e, cut, &e->ckpt_err);
 	e->ckpt_window = e->windows + 1;
 }
@@ -181,7 +181,7 @@ void sim_engine_run(sim_engine *e)
 		sim__process(e, until);
 		e->windows++;
 		if (e->interrupted) { /* one rank: stopped after the events of one time */
-			if (e->opt.ckpt_write && evq_peek_time(&e->q) < stop)
+			if (e->opt.ckpt_write && (evq_peek_time(&e->q) < stop || sim__lazy_min(e) < stop))
 				checkpoint(e, e->window_end);
 			break;
 		}

@@ -214,10 +214,8 @@ void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahe
 
 	if (!n)
 		return;
-	cxl_event *cr = sim_event_new(c);
-	cr->kind = CXL_EV_CREDIT;
-	cr->pkt.mclass = vc;
-	cr->pkt.aux = n;
+	cxl_event *cr = cxl_credit_event(c, vc, n);
+
 	if (ahead) /* lazy: the peer handles it at its next event if nothing waits for it */
 		sim_send_port_lazy_seq(c, cr, (uint16_t)d, delay, seq);
 	else

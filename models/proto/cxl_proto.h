@@ -132,18 +132,24 @@ struct cxl_credits {
 	uint32_t n[CXL_NVC]; /* packets the peer can still take, per VC */
 };
 
-/**
- * cxl_grant - send @count credits for VC @vc (or CXL_VC_ALL) to the peer on
- * @port; it arrives after the link latency.  Allocates one event.
- */
-static inline void cxl_grant(sim_comp *c, uint16_t port, uint8_t vc, uint16_t count)
+/* cxl_credit_event - a new credit event of @count credits for VC @vc (or CXL_VC_ALL). */
+static inline cxl_event *cxl_credit_event(sim_comp *c, uint8_t vc, uint16_t count)
 {
 	cxl_event *ev = sim_event_new(c);
 
 	ev->kind = CXL_EV_CREDIT;
 	ev->pkt.mclass = vc;
 	ev->pkt.aux = count;
-	sim_send_port(c, ev, port, 0);
+	return ev;
+}
+
+/**
+ * cxl_grant - send @count credits for VC @vc (or CXL_VC_ALL) to the peer on
+ * @port; it arrives after the link latency.  Allocates one event.
+ */
+static inline void cxl_grant(sim_comp *c, uint16_t port, uint8_t vc, uint16_t count)
+{
+	sim_send_port(c, cxl_credit_event(c, vc, count), port, 0);
 }
 
 /**
@@ -153,12 +159,7 @@ static inline void cxl_grant(sim_comp *c, uint16_t port, uint8_t vc, uint16_t co
  */
 static inline void cxl_grant_lazy(sim_comp *c, uint16_t port, uint8_t vc, uint16_t count)
 {
-	cxl_event *ev = sim_event_new(c);
-
-	ev->kind = CXL_EV_CREDIT;
-	ev->pkt.mclass = vc;
-	ev->pkt.aux = count;
-	sim_send_port_lazy(c, ev, port, 0);
+	sim_send_port_lazy(c, cxl_credit_event(c, vc, count), port, 0);
 }
 
 /* cxl_grant_all_ports - the time-0 grant of @count credits per VC on every port. */

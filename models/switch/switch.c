@@ -267,11 +267,7 @@ static void grant(sim_comp *c, sw *s, uint16_t port, uint8_t vc, sim_time delay,
 		cxl_grant_lazy(c, port, vc, n);
 		return;
 	}
-	cxl_event *ev = sim_event_new(c);
-	ev->kind = CXL_EV_CREDIT;
-	ev->pkt.mclass = vc;
-	ev->pkt.aux = n;
-	sim_send_port_lazy_seq(c, ev, port, delay, seq);
+	sim_send_port_lazy_seq(c, cxl_credit_event(c, vc, n), port, delay, seq);
 }
 
 /* fc_send - cxl_fc_send_fn of the switch: a packed return of held credits out of @port now. */

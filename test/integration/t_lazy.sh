@@ -89,3 +89,23 @@ test_lazy_checkpoint_restart_identical() {
 	results again/stats.json | cmp -s - <(results straight/stats.json) ||
 		fail "restart from $ck differs from the straight run"
 }
+
+# A cut in the run's last stretch, where only lazy credits are left (the
+# last event of the run is a credit): the credits after the cut must still
+# be handled, and saved in the checkpoint (review of issue 16's change: they
+# were lost when the cut queued them after the loop had decided to stop).
+test_lazy_checkpoint_in_the_credit_tail() {
+	local args="$CONFIGS/spine_leaf.cfg --set workload.requests=300" t
+	# shellcheck disable=SC2086
+	cxl 1 -q $args -o straight --eager-events || return 1
+	t=$(lz straight sim_time_ps)
+	# shellcheck disable=SC2086
+	cxl 1 -q $args -o cut --checkpoint-at "${t}ps" || return 1
+	results cut/stats.json | cmp -s - <(results straight/stats.json) ||
+		fail "checkpoint at the last credit (${t} ps) changed the results" || return 1
+	[ "$(lz cut sim_time_ps)" = "$t" ] || fail "last event at $(lz cut sim_time_ps), not $t" || return 1
+	cxl 2 -q --restart "cut/checkpoint-${t}ps" -o again || fail "restart failed" || return 1
+	results again/stats.json | cmp -s - <(results straight/stats.json) ||
+		fail "restart from the tail checkpoint differs"
+}
+
