@@ -90,7 +90,8 @@ int sim_engine_collect(sim_engine *e, stats_set *table, sim_rank_info *info,
 			c->ops->finish(c, c->state);
 	}
 	sim_rank_info mine = {
-		.events = e->events, .lazy_events = e->lazy_events, .windows = e->windows, .remote_out = e->remote_out,
+		.events = e->events, .lazy_events = e->lazy_events, .windows = e->windows,
+		.remote_out = e->remote_out,
 		.components = e->nlocal, .peak_rss = peak_rss_bytes(),
 		.peak_events = e->pool.peak, .loop_s = e->loop_s, .wait_s = e->wait_s,
 		.sim_time = e->last_time,
