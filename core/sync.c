@@ -148,6 +148,19 @@ static void checkpoint(sim_engine *e, sim_time cut)
  * the cuts now due fall in the same idle stretch as the written one, and
  * are not written again (with the exact minimum T jumps over them at once).
  */
+/*
+ * lazy_left - does some rank hold a lazy credit before @stop?  Only asked at a
+ * stop signal (every rank agrees on it, so every rank makes the collective):
+ * in a run's last stretch only credits may be left, which the queue's
+ * minimum t does not show (core/sim_lazy.c).
+ */
+static int lazy_left(const sim_engine *e, sim_time stop)
+{
+	uint64_t m = sim__lazy_min(e);
+
+	return (e->xp ? xport_min_u64(m) : m) < stop;
+}
+
 static int same_state(const sim_engine *e)
 {
 	return e->ckpt_window == e->windows && e->last_idle;
@@ -170,7 +183,7 @@ void sim_engine_run(sim_engine *e)
 			if (!same_state(e))
 				checkpoint(e, e->ckpt_next);
 			e->ckpt_next = next_cut(e, t);
-		} else if (sig && t < stop && e->opt.ckpt_write) {
+		} else if (sig && e->opt.ckpt_write && (t < stop || lazy_left(e, stop))) {
 			checkpoint(e, e->window_end);
 		}
 		if (sig || t >= stop || e->ckpt_rc)
