@@ -48,7 +48,8 @@ else
 Q := @
 endif
 
-LIB_SRC := $(filter-out core/main.c,$(wildcard core/*.c)) $(wildcard models/*.c models/*/*.c) $(wildcard partition/*.c) \
+MAIN_SRC := core/main.c core/main_profile.c
+LIB_SRC := $(filter-out $(MAIN_SRC),$(wildcard core/*.c)) $(wildcard models/*.c models/*/*.c) $(wildcard partition/*.c) \
 	$(filter-out traces/trc_main.c,$(wildcard traces/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := test/test_main.c $(wildcard test/core/*.c test/models/*.c test/models/*/*.c test/partition/*.c test/traces/*.c)
@@ -132,7 +133,7 @@ _bench: $(CXLFAB) $(CXLFAB_TRACE) $(BENCH_BIN)
 _figures: _build
 	$(Q)CXLFAB=$(CXLFAB) CXLFAB_TRACE=$(CXLFAB_TRACE) analysis/figures
 
-$(CXLFAB): $(BUILD)/core/main.o $(BUILD)/libcxlfab.a
+$(CXLFAB): $(MAIN_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libcxlfab.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -194,7 +195,7 @@ check-headers: deps
 #    test/traces/corpus; crashes land in build/fuzz/ (copy them to
 #    test/traces/corpus/, where the unit tests replay them).
 #  - fuzz-cfg: config text + --set strings through `cxlfab --check`'s whole path
-#    (test/core/fuzz/cfg_fuzz.c: core/main.c compiled as cxlfab_main, every library
+#    (test/core/fuzz/cfg_fuzz.c: core/main*.c, main() compiled as cxlfab_main, every library
 #    file, MPI linked but not started).  Its corpus grows in build/fuzz-cfg/corpus,
 #    seeded from configs/ (but rack-4096.cfg: 16 s per --check under ASan) and
 #    test/core/fuzz/corpus/; it runs in build/fuzz-cfg (traces/ linked there for the
@@ -221,7 +222,7 @@ fuzz-cfg:
 	@cp $(filter-out configs/rack-4096.cfg,$(wildcard configs/*.cfg)) build/fuzz-cfg/seeds/
 	@ln -sfn ../../traces build/fuzz-cfg/traces
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(MPI_CFLAGS) -Dmain=cxlfab_main -o build/fuzz-cfg/cfg_fuzz \
-		$(CFG_FUZZ_SRC) core/main.c $(LIBS) $(MPI_LIBS)
+		$(CFG_FUZZ_SRC) $(MAIN_SRC) $(LIBS) $(MPI_LIBS)
 	$(Q)cd build/fuzz-cfg && LSAN_OPTIONS=suppressions=../../test/core/fuzz/lsan.supp ./cfg_fuzz -max_total_time=$(FUZZ_TIME) -timeout=20 -rss_limit_mb=2048 \
 		-max_len=4096 -print_final_stats=1 corpus seeds ../../test/core/fuzz/corpus
 
@@ -233,5 +234,5 @@ FORCE:
 # keep objects of pattern-built programs (bench) between runs
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/traces/trc_main.d \
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(MAIN_SRC:%.c=$(BUILD)/%.d) $(BUILD)/traces/trc_main.d \
 	$(BUILD)/test/core/mpi/mpi_faults.d $(BENCH_SRC:%.c=$(BUILD)/%.d)

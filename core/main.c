@@ -1,5 +1,6 @@
 /*
- * core/main.c - bin/cxlfab: options, config, build, partition, run, output.
+ * core/main.c - bin/cxlfab: options, config, build, partition, run, output
+ * (the --profile-ranks driver is main_profile.c; their shared state, main_int.h).
  *
  * Every rank runs the same steps on the same inputs (config, graph and
  * partition are computed redundantly, which is cheap and keeps ranks in
@@ -38,44 +39,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/ckpt_dir.h"
-#include "core/cli.h"
-#include "core/engine.h"
+#include "core/main_int.h"
 #include "core/memest.h"
-#include "core/output.h"
-#include "core/profile.h"
 #include "core/sim.h"
 #include "core/sha256.h"
 #include "core/version.h"
 #include "core/xmalloc.h"
 #include "core/xport.h"
-#include "models/registry.h"
-#include "partition/part.h"
 #include "partition/part_report.h"
 
-typedef struct app app;
-struct app {
-	int rank, nranks;         /* this rank, ranks in the job */
-	double t0;                /* wall clock at start */
-	cli_opts opt;             /* options */
-	cfg *cf;                  /* configuration */
-	const sys_builder *sys;   /* the system the config describes */
-	sim_graph g;              /* the system's graph */
-	void *sys_data;           /* the builder's own description (fabric), or NULL */
-	int32_t *rank_of;         /* partition */
-	const part_ops *part;     /* partitioner */
-	char outdir[4096];        /* output folder */
-	output_dir od;            /* the output folder while the run runs (rank 0) */
-	char sha[65];             /* sha256 of the config file as loaded, hex ("" without one) */
-	int interrupted;          /* signal that stopped the run, 0 if none */
-	int local_errors;         /* errors from here on are found by one rank only */
-	ckpt_image img;           /* --restart: the checkpoint, read whole */
-	int restarting;           /* img holds it */
-	char *cfg_text;           /* the effective config (cfg_dump), for checkpoints */
-	size_t cfg_len;           /* its length */
-	char last_ckpt[4200];     /* the last checkpoint written ("" if none) */
-	char no_ckpt[512];        /* why this run cannot write checkpoints ("" if it can) */
-};
 
 /*
  * The stop request: written by the signal handler, read by the engine's
@@ -93,7 +65,7 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
-static void install_signals(void)
+void main__install_signals(void)
 {
 	struct sigaction sa;
 
@@ -107,7 +79,7 @@ static void install_signals(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-static const char *signal_name(int sig)
+const char *main__signal_name(int sig)
 {
 	switch (sig) {
 	case SIGTERM: return "SIGTERM";
@@ -391,7 +363,7 @@ static int check(app *a, cxl_err *err)
 	return rc;
 }
 
-static int partition(app *a, int nranks, cxl_err *err)
+int main__partition(app *a, int nranks, cxl_err *err)
 {
 	const char *name = a->opt.partition ? a->opt.partition :
 			   a->sys->partitioner ? a->sys->partitioner : "block";
@@ -508,7 +480,7 @@ static int write_outputs(app *a, sim_engine *e, const stats_set *t,
 {
 	output_run o = {
 		.od = &a->od, .config_path = a->opt.config, .config_sha256 = a->sha,
-		.interrupted = a->interrupted ? signal_name(a->interrupted) : NULL,
+		.interrupted = a->interrupted ? main__signal_name(a->interrupted) : NULL,
 		.restart_from = a->restarting ? a->img.dir : NULL,
 		.restart_cut = a->img.cut, .events_before = a->img.events,
 		.cf = a->cf, .g = &a->g, .rank_of = a->rank_of, .nranks = a->nranks,
@@ -531,7 +503,7 @@ static int partition_only(app *a, cxl_err *err)
 	int n = a->opt.nranks ? a->opt.nranks : a->nranks, rc;
 	part_report r;
 
-	if ((rc = partition(a, n, err)))
+	if ((rc = main__partition(a, n, err)))
 		return rc;
 	if (a->rank != 0)
 		return 0;
@@ -570,7 +542,7 @@ static void print_interrupted(const app *a, const sim_rank_info *info)
 		t = info[r].sim_time > t ? info[r].sim_time : t;
 	fprintf(stderr, "cxlfab: stopped by %s at simulated time %s, before the end; the "
 		"results so far are in %s/ (stats.json: run.interrupted)\n",
-		signal_name(a->interrupted), stime_format(t, ts), a->outdir);
+		main__signal_name(a->interrupted), stime_format(t, ts), a->outdir);
 	if (a->last_ckpt[0])
 		fprintf(stderr, "cxlfab: continue it with: cxlfab --restart %s\n", a->last_ckpt);
 	else
@@ -587,98 +559,6 @@ static void print_setup(const app *a, const sim_engine *e)
 		a->g.ncomp, a->nranks, a->part->name,
 		(unsigned long long)sim_engine_edge_cut(e),
 		l == SIM_TIME_MAX ? "none (one rank or no cut)" : stime_format(l, la));
-}
-
-/*
- * plain_event_cost - --profile-ranks without a cost in --profile-net: one
- * plain run of the config (nothing logged, nothing written) before the
- * recorded one, for the model's per-event cost c = loop seconds / events.
- * Logging every send slows the loop (rack-4096 --end 2us: 1.284 s against
- * 1.055 s, +22 %), and c predicts runs that do not log.  The engine is
- * rebuilt from the same graph and config, so the run is the same one
- * (profile() checks that both ran the same number of events).  Made before
- * the logged run's engine exists, so the two never hold memory together.
- */
-static int plain_event_cost(app *a, const sim_opts *so, prof_plain *out, cxl_err *err)
-{
-	sim_opts o = *so;
-	sim_rank_info info = { 0 };
-	stats_set table;
-
-	o.progress = 0;
-	sim_engine *e = sim_engine_create(&a->g, a->rank_of, a->cf, &o, err);
-	if (!e)
-		return CXL_EINVAL;
-	stats_set_init(&table);
-	int rc = sim_engine_init(e, err);
-	if (!rc) {
-		install_signals(); /* as for any run: from the loop on */
-		sim_engine_run(e);
-		if ((a->interrupted = sim_engine_interrupted(e)))
-			rc = cxl_err_set(err, CXL_EINVAL, "rank profile: stopped by %s during the "
-					 "plain run that measures the cost per event",
-					 signal_name(a->interrupted));
-		int rcol = sim_engine_collect(e, &table, &info, rc ? NULL : err);
-		rc = rc ? rc : rcol;
-	}
-	out->loop_s = info.loop_s;
-	out->events = info.events;
-	stats_set_free(&table);
-	sim_engine_destroy(e);
-	return rc;
-}
-
-/*
- * --profile-ranks: the one-rank run just made logged every send; replay it
- * for each rank count under the partition a run on that many ranks would
- * compute (partition(), the same call), then write and print the profile.
- */
-static int profile(app *a, prof_log *log, const sim_rank_info *info, sim_time stop,
-		   const prof_plain *plain, cxl_err *err)
-{
-	prof_input in = { .log = log, .stop = stop, .g = &a->g, .net = a->opt.net };
-	prof_result *res = xcalloc((size_t)a->opt.nprof, sizeof(*res));
-	int32_t *own = a->rank_of;
-	int rc = 0, n = 0;
-
-	if (a->interrupted)
-		return cxl_err_set(err, CXL_EINVAL, "rank profile: the run was stopped by %s "
-				   "before the end; no profile written", signal_name(a->interrupted));
-	if (!(in.net.event_s > 0) && plain->events != info[0].events)
-		return cxl_err_set(err, CXL_EINTERNAL, "rank profile: the plain run executed %llu "
-				   "events, the logged one %llu", (unsigned long long)plain->events,
-				   (unsigned long long)info[0].events);
-	in.executed = prof_log_sort(log, stop);
-	in.event_s = plain->events ? plain->loop_s / (double)plain->events : 0;
-	if (in.net.event_s > 0)
-		in.event_s = in.net.event_s;
-	if (in.executed != info[0].events + info[0].lazy_events)
-		rc = cxl_err_set(err, CXL_EINTERNAL, "rank profile: %zu sends before the end, but "
-				 "%llu events and %llu lazy ones ran", in.executed,
-				 (unsigned long long)info[0].events,
-				 (unsigned long long)info[0].lazy_events);
-	for (; !rc && n < a->opt.nprof; n++) {
-		a->rank_of = NULL;
-		rc = partition(a, a->opt.prof_ranks[n], err);
-		if (!rc)
-			prof_replay(&in, a->rank_of, a->opt.prof_ranks[n], &res[n]);
-		free(a->rank_of);
-	}
-	a->rank_of = own;
-	prof_meta m = { .config = a->opt.config, .partitioner = a->part->name,
-			.events = info[0].events, .lazy_events = info[0].lazy_events,
-			.records = log->n, .loop_s = info[0].loop_s,
-			.plain_loop_s = plain->loop_s, .event_s = in.event_s, .stop = stop, .net = a->opt.net };
-	if (!rc)
-		rc = prof_write(a->outdir, &m, res, n, err);
-	if (!rc && !a->opt.quiet) {
-		prof_print(stdout, &m, res, n);
-		printf("  written to %s/profile.json\n", a->outdir);
-	}
-	for (int i = 0; i < n; i++)
-		prof_result_free(&res[i]);
-	free(res);
-	return rc;
 }
 
 /* The engine's checkpoint writer (sim_ckpt_fn): every rank, same boundary. */
@@ -766,7 +646,7 @@ static int simulate(app *a, cxl_err *err)
 	so.ckpt_write = ck ? write_ckpt : NULL;
 	prof_plain plain = { 0 };
 	if (a->opt.nprof && !(a->opt.net.event_s > 0) &&
-	    (rc0 = plain_event_cost(a, &so, &plain, err)))
+	    (rc0 = main__plain_event_cost(a, &so, &plain, err)))
 		return rc0;
 	stats_set table;
 	series_set series;
@@ -789,7 +669,7 @@ static int simulate(app *a, cxl_err *err)
 	if (!rc && a->restarting && (rc = sim_engine_restore(e, &a->img, err)))
 		sim_engine_collect(e, &table, info, NULL); /* the finish hooks; nothing written */
 	else if (!rc) {
-		install_signals();
+		main__install_signals();
 		sim_engine_run(e);
 		a->interrupted = sim_engine_interrupted(e);
 		rc = sim_engine_ckpt_error(e, err);
@@ -808,7 +688,7 @@ static int simulate(app *a, cxl_err *err)
 		if (!rc && !a->opt.quiet && a->sys->report)
 			a->sys->report(a->cf, &a->g, &table, stdout, stderr);
 		if (!rc && a->opt.nprof)
-			rc = profile(a, &log, info, stime_add_sat(so.end, so.drain), &plain, err);
+			rc = main__profile(a, &log, info, stime_add_sat(so.end, so.drain), &plain, err);
 	}
 	prof_log_free(&log);
 	stats_set_free(&table);
@@ -866,7 +746,7 @@ static int run(app *a, int argc, char **argv, cxl_err *err)
 	if (a->opt.nprof && a->nranks > 1)
 		return cxl_err_set(err, CXL_EINVAL, "--profile-ranks: the profile runs on one rank "
 				   "(start it without mpirun), not %d", a->nranks);
-	if ((rc = partition(a, a->nranks, err)) || (rc = agree_partition(a, err)) ||
+	if ((rc = main__partition(a, a->nranks, err)) || (rc = agree_partition(a, err)) ||
 	    (rc = mem_check(a, a->nranks, a->rank_of, 0, 1, err)) || (rc = open_output(a, err)))
 		return rc;
 	return simulate(a, err);

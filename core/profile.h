@@ -36,7 +36,7 @@
  * Predicted speedup T_1 / T_P with T_1 = c * events; efficiency speedup / P.
  * Ceiling speedup: events / sum over windows of the busiest rank's events.
  *
- * No MPI here; the partitioner is called by main.c (core does not include
+ * No MPI here; the partitioner is called by main_profile.c (core does not include
  * partition/).  Output: profile.json, profile_windows.csv,
  * profile_ranks.csv, profile_pairs.csv (prof_write).
  */
@@ -103,7 +103,7 @@ struct prof_net {
 	double msg_s;       /* a: seconds per message */
 	double bytes_per_s; /* b: bandwidth per rank, bytes/s */
 	double step_s;      /* s: seconds per allreduce step (ceil(log2 P) steps) */
-	double event_s;     /* c if > 0; 0: measured by a plain run (main.c) */
+	double event_s;     /* c if > 0; 0: measured by a plain run (main_profile.c) */
 };
 
 #define PROF_NET_DEFAULT "1.5us,12.5GB/s,1.5us"
@@ -196,7 +196,7 @@ void prof_replay(const prof_input *in, const int32_t *rank_of, int nranks,
 		 prof_result *out);
 void prof_result_free(prof_result *r);
 
-/* The plain run made before the logged one (main.c), for the cost per event. */
+/* The plain run made before the logged one (main_profile.c), for the cost per event. */
 typedef struct prof_plain prof_plain;
 struct prof_plain {
 	double loop_s;   /* its loop seconds; 0: none made (--profile-net gave c) */
@@ -213,7 +213,7 @@ struct prof_meta {
 				     where a partition cuts their link */
 	uint64_t records;         /* sends recorded */
 	double loop_s;            /* its loop seconds */
-	double plain_loop_s;      /* the plain run's (main.c), 0 if none was made */
+	double plain_loop_s;      /* the plain run's (main_profile.c), 0 if none was made */
 	double event_s;           /* c the model used, s */
 	sim_time stop;            /* end + drain, ps */
 	prof_net net;             /* the model's parameters */

@@ -450,13 +450,6 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
 	enqueue_seq(c, ev, c->ports[port].peer, d, seq);
 }
 
-/* lazy_lt - does lazy event @a order before @b (one destination: the rest of evq.h's key)? */
-static inline int lazy_lt(const cxl_event *a, const cxl_event *b)
-{
-	return a->time < b->time ||
-	       (a->time == b->time && (a->src < b->src || (a->src == b->src && a->seq < b->seq)));
-}
-
 /*
  * send_lazy - a lazy send (sim.h): kept with the peer if it is on this rank
  * and its model lets the event wait, queued or posted otherwise.
@@ -470,15 +463,8 @@ static void send_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay,
 
 	set_key(c, ev, dst, d, seq);
 	if (to && to->ops->lazy_ok && !e->opt.eager && to->ops->lazy_ok(to, to->state, ev)) {
-		uint32_t n = to->lazy_n;
-		if (!e->rec && n < to->lazy_cap && (n == to->lazy_lo || !lazy_lt(ev, to->lazy[n - 1].ev))) {
-			ev->owner = CXL_OWN_LAZY; /* sim__lazy_add's common case: in order, room */
-			e->lazy_added++;
-			to->lazy[n].ev = ev;
-			to->lazy_n = n + 1;
-			return;
-		}
-		sim__lazy_add(e, to, ev);
+		if (e->rec || !sim__lazy_push(e, to, ev, 0))
+			sim__lazy_add(e, to, ev);
 		return;
 	}
 	if (e->rec || !to) {
@@ -757,7 +743,7 @@ __attribute__((always_inline)) static inline void prefetch_next(const sim_engine
 /* lazy_first - does @c's first waiting lazy event order before @next (sim_lazy.c)? */
 static inline int lazy_first(const sim_comp *c, const cxl_event *next)
 {
-	return lazy_lt(c->lazy[c->lazy_lo].ev, next);
+	return sim__lazy_lt(c->lazy[c->lazy_lo].ev, next);
 }
 
 void sim__process(sim_engine *e, sim_time until)

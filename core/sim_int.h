@@ -93,6 +93,32 @@ struct sim_lazy {
 	cxl_event *ev; /* the waiting event (owner CXL_OWN_LAZY) */
 	size_t rec;    /* its record in the rank profile's log (e->rec only) */
 };
+
+/* sim__lazy_lt - does lazy event @a order before @b (one destination: the rest of evq.h's key)? */
+static inline int sim__lazy_lt(const cxl_event *a, const cxl_event *b)
+{
+	return a->time < b->time ||
+	       (a->time == b->time && (a->src < b->src || (a->src == b->src && a->seq < b->seq)));
+}
+
+/*
+ * sim__lazy_push - keep @ev (profile record @rec) with @to if it comes after
+ * every event waiting there and there is room: the common case, inline in
+ * the send.  0: neither, sim__lazy_add does it.
+ */
+static inline int sim__lazy_push(sim_engine *e, sim_comp *to, cxl_event *ev, size_t rec)
+{
+	uint32_t n = to->lazy_n;
+
+	if (n == to->lazy_cap || (n > to->lazy_lo && sim__lazy_lt(ev, to->lazy[n - 1].ev)))
+		return 0;
+	ev->owner = CXL_OWN_LAZY;
+	e->lazy_added++;
+	to->lazy[n] = (struct sim_lazy){ ev, rec };
+	to->lazy_n = n + 1;
+	return 1;
+}
+
 void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev);
 /* sim__lazy_before: call only if the first waiting event orders before @next */
 void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next);

@@ -49,16 +49,6 @@
 #include "core/sim_int.h"
 #include "core/xmalloc.h"
 
-/* key_lt - does @a order strictly before @b (same destination: evq.h's key)? */
-static int key_lt(const cxl_event *a, const cxl_event *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	if (a->src != b->src)
-		return a->src < b->src;
-	return a->seq < b->seq;
-}
-
 void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
 {
 	size_t rec = 0;
@@ -68,14 +58,10 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
 		prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT,
 			     ev->dst | PROF_LAZY, ev->src);
 	}
+	if (sim__lazy_push(e, to, ev, rec))
+		return;
 	ev->owner = CXL_OWN_LAZY;
 	e->lazy_added++;
-	uint32_t n = to->lazy_n;
-	if (n < to->lazy_cap && (n == to->lazy_lo || !key_lt(ev, to->lazy[n - 1].ev))) {
-		to->lazy[n] = (struct sim_lazy){ ev, rec }; /* the common case: in order */
-		to->lazy_n = n + 1;
-		return;
-	}
 	if (to->lazy_n == to->lazy_cap) {
 		if (to->lazy_lo) { /* slide the live part down */
 			memmove(to->lazy, to->lazy + to->lazy_lo,
@@ -88,7 +74,7 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
 		}
 	}
 	uint32_t i = to->lazy_n++;
-	while (i > to->lazy_lo && key_lt(ev, to->lazy[i - 1].ev)) {
+	while (i > to->lazy_lo && sim__lazy_lt(ev, to->lazy[i - 1].ev)) {
 		to->lazy[i] = to->lazy[i - 1];
 		i--;
 	}
@@ -123,7 +109,7 @@ void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
 {
 	do
 		handle(e, c);
-	while (c->lazy_n && key_lt(c->lazy[c->lazy_lo].ev, next));
+	while (c->lazy_n && sim__lazy_lt(c->lazy[c->lazy_lo].ev, next));
 }
 
 /* queue - make waiting event @k of @c an ordinary queued event. */
@@ -180,27 +166,22 @@ static void drain(sim_engine *e, sim_comp *c, sim_time until)
 
 void sim__lazy_settle(sim_engine *e, sim_time until)
 {
-	sim_time now = e->now;
-
-	for (uint32_t n = 0; n < e->nlocal; n++) {
-		sim_comp *c = &e->comps[n];
-		drain(e, c, until); /* the later ones stay: sim_engine_save writes them as queued */
-	}
-	e->now = e->last_time > now ? e->last_time : now;
+	/* the later ones stay: sim_engine_save writes them as queued */
+	for (uint32_t n = 0; n < e->nlocal; n++)
+		drain(e, &e->comps[n], until);
+	if (e->last_time > e->now)
+		e->now = e->last_time; /* the last event's time, as queued */
 }
 
 void sim__lazy_finish(sim_engine *e, sim_time until)
 {
-	sim_time now = e->now;
-
+	sim__lazy_settle(e, until);
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		sim_comp *c = &e->comps[n];
-		drain(e, c, until);
 		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
 			evpool_put(&e->pool, c->lazy[i].ev); /* pending at the end, like queued ones */
 		c->lazy_lo = c->lazy_n = 0;
 	}
-	e->now = e->last_time > now ? e->last_time : now; /* the last event's time, as queued */
 }
 
 sim_time sim__lazy_min(const sim_engine *e)

@@ -142,15 +142,9 @@ static void checkpoint(sim_engine *e, sim_time cut)
 }
 
 /*
- * Is the state at this boundary the one the last checkpoint holds?  Only
- * with the delayed minimum: a checkpoint written at the boundary before, and
- * the window between ran no event anywhere (agreed: e->last_idle).  Then
- * the cuts now due fall in the same idle stretch as the written one, and
- * are not written again (with the exact minimum T jumps over them at once).
- */
-/*
  * lazy_left - does some rank hold a lazy credit before @stop?  Only asked at a
- * stop signal (every rank agrees on it, so every rank makes the collective):
+ * stop signal (every rank agrees on it, so every rank makes the collective;
+ * one rank: its own):
  * in a run's last stretch only credits may be left, which the queue's
  * minimum t does not show (core/sim_lazy.c).
  */
@@ -161,6 +155,13 @@ static int lazy_left(const sim_engine *e, sim_time stop)
 	return (e->xp ? xport_min_u64(m) : m) < stop;
 }
 
+/*
+ * Is the state at this boundary the one the last checkpoint holds?  Only
+ * with the delayed minimum: a checkpoint written at the boundary before, and
+ * the window between ran no event anywhere (agreed: e->last_idle).  Then
+ * the cuts now due fall in the same idle stretch as the written one, and
+ * are not written again (with the exact minimum T jumps over them at once).
+ */
 static int same_state(const sim_engine *e)
 {
 	return e->ckpt_window == e->windows && e->last_idle;
@@ -194,7 +195,7 @@ void sim_engine_run(sim_engine *e)
 		sim__process(e, until);
 		e->windows++;
 		if (e->interrupted) { /* one rank: stopped after the events of one time */
-			if (e->opt.ckpt_write && (evq_peek_time(&e->q) < stop || sim__lazy_min(e) < stop))
+			if (e->opt.ckpt_write && (evq_peek_time(&e->q) < stop || lazy_left(e, stop)))
 				checkpoint(e, e->window_end);
 			break;
 		}
