@@ -96,6 +96,9 @@ struct evq {
 	size_t n;                   /* events queued */
 	sim_time min_time;          /* time of the minimum event, SIM_TIME_MAX if empty */
 	evq_vec run;                /* bottom: sorted by key, descending (min at end) */
+	size_t run_h;               /* room before run.a (its allocation starts at run.a -
+				       run_h): a push may move later entries down into it
+				       (evq.c run_insert) */
 	evq_vec ins;                /* bottom: min-heap of events pushed after the sort */
 	evq_vec scratch;            /* merge-sort buffer, swapped with run */
 	uint32_t top;               /* top list head */

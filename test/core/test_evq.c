@@ -16,7 +16,8 @@
  * crowd inside a wide spread (split by rungs down to one time), times over
  * the whole range (0, 1, 2^40, SIM_TIME_MAX - 1 with ties, random 64-bit),
  * pushes before the current minimum after pops (zero-delay sends, early
- * remote events, time 0), fill/drain/refill cycles that must reuse the
+ * remote events, time 0), a small set whose pushes go into the sorted run
+ * on both sides of its middle, fill/drain/refill cycles that must reuse the
  * first cycle's storage, and destroy with events still queued.  The
  * random TCase adds 1e5 interleaved pushes and pops per distribution
  * (exponential hold-like, uniform over 64 bits, all equal, bimodal), the
@@ -629,6 +630,48 @@ START_TEST(test_evq_push_before_min)
 }
 END_TEST
 
+/*
+ * A small pending set whose pushes land in the sorted run (a ring fabric's
+ * pattern: about 150 events, each new one a little after the current
+ * time): run_insert must place them on both sides of the run's middle,
+ * use the room before the run, make room when there is none, and give it
+ * back at the next refill, with evq_check() == 0 after every operation.
+ */
+START_TEST(test_evq_run_insert_both_sides)
+{
+	enum { N = 150, STEPS = 20000 };
+	static evq_entry batch[N];
+	refq ref;
+	size_t nb = 0;
+	uint64_t rng = 29, seq = 0;
+	int roomy = 0, unshifted = 0;
+
+	refq_init(&ref, N + 2 * STEPS);
+	for (size_t i = 0; i < N; i++)
+		push_ref(batch, &nb, 1000 + splitmix64(&rng) % 20000, (uint32_t)(i % 8), 0, seq++);
+	refq_add(&ref, batch, nb);
+	for (size_t i = 0; i < STEPS; i++) {
+		cxl_event *ev = pop_ref(&ref);
+		sim_time now = ev->time;
+		uint64_t r = splitmix64(&rng);
+		nb = 0;
+		push_ref(batch, &nb, now + r % 300, (uint32_t)(r >> 32) % 8, 1, seq++);
+		if (r >> 63)
+			push_ref(batch, &nb, now + (r >> 20) % 20000, (uint32_t)(r >> 40) % 8, 2, seq++);
+		else if ((r >> 62) & 1)
+			push_ref(batch, &nb, now, 9, 3, seq++); /* zero delay, after the popped one */
+		refq_add(&ref, batch, nb);
+		evpool_put(&pool, ev);
+		unshifted |= roomy && !q.run_h;
+		roomy |= q.run_h > 0;
+		ck_assert_uint_eq(evq_check(&q), 0);
+	}
+	ck_assert(roomy && unshifted);
+	drain_ref(&ref);
+	refq_free(&ref);
+}
+END_TEST
+
 enum dist { D_EXP, D_UNIFORM, D_EQUAL, D_BIMODAL, D_NDIST };
 
 static double unit_open(uint64_t *rng)
@@ -784,6 +827,7 @@ Suite *evq_suite(void)
 	tcase_add_test(ladder, test_evq_same_time_in_rungs);
 	tcase_add_test(ladder, test_evq_huge_times);
 	tcase_add_test(ladder, test_evq_push_before_min);
+	tcase_add_test(ladder, test_evq_run_insert_both_sides);
 	tcase_add_test(ladder, test_evq_grow_shrink_cycles);
 	suite_add_tcase(s, ladder);
 
