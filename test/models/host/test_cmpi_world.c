@@ -380,7 +380,11 @@ START_TEST(test_cmpi_constant_memory)
 	h0 = heap_used();
 	cfx_gen_open(&g, sets, 777, 1024, 32);
 	big = heap_used() - h0;
-	ck_assert_uint_eq(big, small);
+	/* equal but for malloc's slack: a chunk it reuses whole may be up to 32 B larger than
+	   asked, and which chunks are free depends on the runner's heap when it forked this
+	   test; storage per host would differ by 1022 x its size */
+	ck_assert_uint_le(big, small + 64);
+	ck_assert_uint_le(small, big + 64);
 	h0 = heap_used();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint32_t p = 0; p < 32 && n < 1000000; p++)
