@@ -610,7 +610,7 @@ void evq_destroy(evq *q)
 {
 	for (size_t r = 0; r < EVQ_RUNGS; r++)
 		free(q->rung[r].head);
-	free(q->run.a - q->run_h);
+	free(q->run.a ? q->run.a - q->run_h : NULL); /* its allocation */
 	free(q->ins.a);
 	free(q->scratch.a);
 	free(q->node);
