@@ -339,9 +339,11 @@ static void on_pkt(sim_comp *c, bus *b, cxl_event *ev)
 		CXL_PANIC("%s: packet on port %d VC %u with its buffer full (%u): the sender ignored its credits",
 			  c->name, d, v, b->buffer);
 	sim_event_keep(c, ev);
-	bus__q_push(b, d, v, ev);
-	bus__note_queue(c, b, d);
-	bus__tx_wake(c, b, bus__tid(b, d), src);
+	if (!bus__tx_start_now(c, b, d, v, ev, src)) {
+		bus__q_push(b, d, v, ev);
+		bus__note_queue(c, b, d);
+		bus__tx_wake(c, b, bus__tid(b, d), src);
+	}
 	if (got)
 		bus__tx_wake(c, b, bus__tid(b, 1 - d), src);
 }

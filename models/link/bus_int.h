@@ -315,6 +315,7 @@ void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev);
 void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahead,
 		 uint64_t seq);
 void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src);
+int bus__tx_start_now(sim_comp *c, bus *b, int d, int v, cxl_event *ev, uint32_t src);
 void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer);
 void bus__tx_done(sim_comp *c, bus *b, int t, cxl_event *timer);
 int bus__first_dir(const bus *b, int t);

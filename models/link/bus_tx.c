@@ -43,6 +43,11 @@
  *     when the old model sent them.  With bus.latency > 0 a packet and a
  *     credit towards one port never share an arrival time unless their
  *     virtual times differ, which keeps that order exact.
+ * A packet that the transmitter would take from its FIFO at once (full
+ * duplex, nothing else waiting in its direction, a credit held, the
+ * transmitter free) starts without the FIFO's push and pop
+ * (bus__tx_start_now, called by the arrival): ring trace replay 468.5 ->
+ * 460.1 M loop instructions, spine_leaf 233.5 -> 224.4 M, identical results.
  * Early mode is off (the old path, with its end events) with the
  * data-link layer, time series, cut-through peers, bus.latency = 0,
  * bus.header_bytes = 0 (a 0 ps serialisation) or an end beyond 2^60 ps.
@@ -92,23 +97,13 @@ sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes)
 }
 
 /*
- * start_plain - the plain path: take the next packet transmitter @t may
- * send from its FIFO, spend a credit towards the far port; with a
- * cut-through switch there, send it as soon as its header is over.
- * Returns 0 if nothing can be sent.
+ * start_pkt - the plain path's start of packet @ev of VC @v, just taken
+ * from direction @d's FIFO (or never put there, bus__tx_start_now), on
+ * transmitter @tx: spend a credit towards the far port; with a cut-through
+ * switch there, send it as soon as its header is over.
  */
-static int start_plain(sim_comp *c, bus *b, int t)
+static void start_pkt(sim_comp *c, bus *b, bus_tx *tx, int d, int v, cxl_event *ev)
 {
-	bus_tx *tx = &b->tx[t];
-	int first = bus__first_dir(b, t), d = first, v = -1;
-
-	for (int k = 0; k < (b->half ? 2 : 1) && v < 0; k++) {
-		d = k ? 1 - first : first;
-		v = bus__pick_vc(b, d);
-	}
-	if (v < 0)
-		return 0;
-	cxl_event *ev = bus__q_pop(b, d, v);
 	cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c)); /* waited for the transmitter */
 	b->cr[1 - d].n[v]--;
 	b->rr[d] = (uint8_t)(v + 1 < CXL_NVC ? v + 1 : 0);
@@ -129,6 +124,24 @@ static int start_plain(sim_comp *c, bus *b, int t)
 				  CXL_LAT_LINK);
 		tx->cur = NULL;
 	}
+}
+
+/*
+ * start_plain - the plain path: take the next packet transmitter @t may
+ * send from its FIFO and start it (start_pkt).  Returns 0 if nothing can
+ * be sent.
+ */
+static int start_plain(sim_comp *c, bus *b, int t)
+{
+	int first = bus__first_dir(b, t), d = first, v = -1;
+
+	for (int k = 0; k < (b->half ? 2 : 1) && v < 0; k++) {
+		d = k ? 1 - first : first;
+		v = bus__pick_vc(b, d);
+	}
+	if (v < 0)
+		return 0;
+	start_pkt(c, b, &b->tx[t], d, v, bus__q_pop(b, d, v));
 	return 1;
 }
 
@@ -255,6 +268,35 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
 		send_ahead(c, b, t);
 	if (can_send(b, t))
 		arm(c, b, t, timer);
+}
+
+/**
+ * bus__tx_start_now - packet @ev (kept) of VC @v has come in on port @d from
+ * component @src: if the early-mode plain path would take it from its FIFO
+ * at once (full duplex, nothing else waiting in direction @d, a credit held,
+ * the transmitter free by the rule of bus__tx_wake, no queue time series),
+ * start it without the FIFO's push and pop and return 1; the state and
+ * every send are the same (FIFO order and round-robin need no other
+ * packet).  Else 0: the caller queues it and wakes the transmitter.
+ */
+int bus__tx_start_now(sim_comp *c, bus *b, int d, int v, cxl_event *ev, uint32_t src)
+{
+	bus_tx *tx = &b->tx[d];
+
+	if (!b->early || b->half || b->qmask[d] || !b->cr[1 - d].n[v] || b->ts_queued[d])
+		return 0;
+	if (tx->busy) {
+		sim_time now = sim_now(c);
+		if (now < tx->until || (now == tx->until && src < c->id))
+			return 0; /* busy: it waits in the FIFO for the end event */
+		CXL_ASSERT(!tx->armed);
+		tx->busy = 0;
+	}
+	start_pkt(c, b, tx, d, v, ev);
+	tx->until = sim_now(c) + tx->span;
+	if (tx->until < b->stop)
+		send_ahead(c, b, d);
+	return 1; /* nothing else waits in direction d: no end event (start_early's can_send) */
 }
 
 /**
