@@ -35,7 +35,8 @@
  * Complexity: push O(1) (O(log b) into a bottom of b events), pop O(1)
  * amortised for time distributions the buckets can split; a burst of k
  * events with one identical time costs O(k log k) once, to sort it.
- * Memory: 24 bytes per event in top or a rung, 32 in the bottom, 4 per
+ * Memory: 24 bytes per event in top or a rung, 32 in the bottom (plus room
+ * for RUN_INSERT_MAX more before the run once a push has used it), 4 per
  * bucket; arrays grow to the peak and are reused (no allocation in steady
  * state), never shrink, and are freed by evq_destroy().  Not thread-safe:
  * one queue per rank.
