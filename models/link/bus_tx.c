@@ -250,6 +250,36 @@ void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
 		sim_send_port(c, ev, port, 0);
 }
 
+/* started_early - transmitter @t has just started a packet (early mode): its end, and the sends ahead. */
+static void started_early(sim_comp *c, bus *b, int t)
+{
+	bus_tx *tx = &b->tx[t];
+
+	tx->until = sim_now(c) + tx->span;
+	if (tx->until < b->stop)
+		send_ahead(c, b, t);
+}
+
+/*
+ * free_early - early mode: is transmitter @t free for an arrival from @src
+ * now?  Busy until its `until`; at `until` itself, free for a component
+ * ordered after the bus (its end event would have run first, evq.h's key),
+ * which then marks it idle (the end event was not armed).
+ */
+static int free_early(const sim_comp *c, bus *b, int t, uint32_t src)
+{
+	bus_tx *tx = &b->tx[t];
+
+	if (!tx->busy)
+		return 1;
+	sim_time now = sim_now(c);
+	if (now < tx->until || (now == tx->until && src < c->id))
+		return 0;
+	CXL_ASSERT(!tx->armed);
+	tx->busy = 0; /* its end event would have run before this one */
+	return 1;
+}
+
 /*
  * start_early - early mode: if transmitter @t (idle) has a packet it may
  * send, start it and send ahead; arm its end event (re-using @timer, the
@@ -257,19 +287,14 @@ void bus__fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
  */
 static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
 {
-	bus_tx *tx = &b->tx[t];
-
 	/* nothing waits in the directions start_plain would pick from: no call */
 	if (!(b->half ? b->qmask[0] | b->qmask[1] : b->qmask[t]) || !start_plain(c, b, t))
 		return;
-	bus__note_queue(c, b, tx->dir);
-	tx->until = sim_now(c) + tx->span;
-	if (tx->until < b->stop)
-		send_ahead(c, b, t);
+	bus__note_queue(c, b, b->tx[t].dir);
+	started_early(c, b, t);
 	if (can_send(b, t))
 		arm(c, b, t, timer);
 }
-
 /**
  * bus__tx_start_now - packet @ev (kept) of VC @v has come in on port @d from
  * component @src: if the early-mode plain path would take it from its FIFO
@@ -281,21 +306,11 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
  */
 int bus__tx_start_now(sim_comp *c, bus *b, int d, int v, cxl_event *ev, uint32_t src)
 {
-	bus_tx *tx = &b->tx[d];
-
-	if (!b->early || b->half || b->qmask[d] || !b->cr[1 - d].n[v] || b->ts_queued[d])
+	if (!b->early || b->half || b->qmask[d] || !b->cr[1 - d].n[v] || b->ts_queued[d] ||
+	    !free_early(c, b, d, src)) /* busy: it waits in the FIFO for the end event */
 		return 0;
-	if (tx->busy) {
-		sim_time now = sim_now(c);
-		if (now < tx->until || (now == tx->until && src < c->id))
-			return 0; /* busy: it waits in the FIFO for the end event */
-		CXL_ASSERT(!tx->armed);
-		tx->busy = 0;
-	}
-	start_pkt(c, b, tx, d, v, ev);
-	tx->until = sim_now(c) + tx->span;
-	if (tx->until < b->stop)
-		send_ahead(c, b, d);
+	start_pkt(c, b, &b->tx[d], d, v, ev);
+	started_early(c, b, d);
 	return 1; /* nothing else waits in direction d: no end event (start_early's can_send) */
 }
 
@@ -306,21 +321,14 @@ int bus__tx_start_now(sim_comp *c, bus *b, int d, int v, cxl_event *ev, uint32_t
  */
 void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src)
 {
-	bus_tx *tx = &b->tx[t];
-
 	if (!b->early) {
 		bus__tx_start(c, b, t, NULL);
 		return;
 	}
-	if (tx->busy) {
-		sim_time now = sim_now(c);
-		if (now < tx->until || (now == tx->until && src < c->id)) {
-			if (can_send(b, t))
-				arm(c, b, t, NULL);
-			return;
-		}
-		CXL_ASSERT(!tx->armed);
-		tx->busy = 0; /* its end event would have run before this one */
+	if (!free_early(c, b, t, src)) {
+		if (can_send(b, t))
+			arm(c, b, t, NULL);
+		return;
 	}
 	start_early(c, b, t, NULL);
 }
