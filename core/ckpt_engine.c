@@ -124,8 +124,8 @@ void sim_engine_save(sim_engine *e, pack_w *w)
 	}
 	for (uint32_t i = 0; i < e->nlocal; i++) /* lazy events after the cut: queued on restore */
 		for (uint32_t j = e->comps[i].lazy_lo; j < e->comps[i].lazy_n; j++) {
-			cxl_event ev = *e->comps[i].lazy[j].ev;
-			ev.owner = 0;
+			cxl_event ev = { 0 };
+			sim__lazy_event(&e->comps[i], &e->comps[i].lazy[j], &ev);
 			pack_put(w, &ev, sizeof(ev));
 		}
 	free(all);

@@ -284,7 +284,7 @@ void sim_engine_destroy(sim_engine *e)
 	while (evq_size(&e->q))
 		evpool_put(&e->pool, evq_pop(&e->q));
 	for (uint32_t k = 0; k < e->nlocal; k++)
-		free(e->comps[k].lazy); /* their events go with the pool */
+		free(e->comps[k].lazy);
 	free(e->states);
 	xport_destroy(e->xp);
 	stats_set_free(&e->stats);
@@ -384,17 +384,23 @@ __attribute__((noinline)) static void send_slow(sim_comp *c, cxl_event *ev)
  * sends are out of line in one call (send_slow), so a local send makes no
  * call but the tail call to evq_push and saves no registers.
  */
-static inline void set_key(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
-			   uint64_t seq)
+/* send_time - now + @delay, the delivery time of a send by @c (a panic if it would overflow) */
+static inline sim_time send_time(const sim_comp *c, sim_time delay)
 {
-	sim_engine *e = c->eng;
+	const sim_engine *e = c->eng;
 
-	if (ev->owner != CXL_OWN_HANDLER && ev->owner != CXL_OWN_MODEL)
-		CXL_PANIC("%s sends an event it does not own (owner %d)", c->name, ev->owner);
 	if (delay > SIM_TIME_MAX - 1 - e->now)
 		CXL_PANIC("%s sends with delay %llu ps: the time would overflow", c->name,
 			  (unsigned long long)delay);
-	ev->time = e->now + delay;
+	return e->now + delay;
+}
+
+static inline void set_key(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time delay,
+			   uint64_t seq)
+{
+	if (ev->owner != CXL_OWN_HANDLER && ev->owner != CXL_OWN_MODEL)
+		CXL_PANIC("%s sends an event it does not own (owner %d)", c->name, ev->owner);
+	ev->time = send_time(c, delay);
 	ev->dst = dst;
 	ev->src = c->id;
 	ev->seq = seq;
@@ -418,21 +424,31 @@ static inline void enqueue(sim_comp *c, cxl_event *ev, uint32_t dst, sim_time de
 	enqueue_seq(c, ev, dst, delay, c->send_seq++);
 }
 
-/* port_delay - @delay plus the latency of @port's link; sets ev->dst_port. */
-static inline __attribute__((always_inline)) sim_time port_delay(sim_comp *c, cxl_event *ev,
-								   uint16_t port, sim_time delay)
+/* port_link - @c's @port, checked; @delay plus its link's latency in *@d. */
+static inline __attribute__((always_inline)) const sim_port *port_link(const sim_comp *c,
+									uint16_t port,
+									sim_time delay,
+									sim_time *d)
 {
 	if (port >= c->nports)
 		CXL_PANIC("%s sends on port %u, it has %u", c->name, port, c->nports);
 	const sim_port *p = &c->ports[port];
 	if (!p->latency)
 		CXL_PANIC("%s sends on port %u, which no link connects", c->name, port);
-	sim_time d;
-	if (__builtin_add_overflow(delay, p->latency, &d))
+	if (__builtin_add_overflow(delay, p->latency, d))
 		CXL_PANIC("%s sends on port %u with delay %llu ps + link latency %llu ps: the time "
 			  "would overflow", c->name, port, (unsigned long long)delay,
 			  (unsigned long long)p->latency);
-	ev->dst_port = p->peer_port;
+	return p;
+}
+
+/* port_delay - @delay plus the latency of @port's link; sets ev->dst_port. */
+static inline __attribute__((always_inline)) sim_time port_delay(sim_comp *c, cxl_event *ev,
+								   uint16_t port, sim_time delay)
+{
+	sim_time d;
+
+	ev->dst_port = port_link(c, port, delay, &d)->peer_port;
 	return d;
 }
 
@@ -451,38 +467,49 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
 }
 
 /*
- * send_lazy - a lazy send (sim.h): kept with the peer if it is on this rank
- * and its model lets the event wait, queued or posted otherwise.
+ * send_lazy - a lazy send (sim.h): kept with the peer, as a sim_lazy, if it
+ * is on this rank and its model lets the event wait; else built as an
+ * event, queued or posted.
  */
-static void send_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay, uint64_t seq)
+static void send_lazy(sim_comp *c, uint16_t port, sim_time delay, uint64_t seq, uint16_t kind,
+		      uint8_t mclass, uint16_t aux)
 {
 	sim_engine *e = c->eng;
-	sim_time d = port_delay(c, ev, port, delay);
-	uint32_t dst = c->ports[port].peer;
-	sim_comp *to = e->local[dst];
+	sim_time d;
+	const sim_port *p = port_link(c, port, delay, &d);
+	sim_comp *to = e->local[p->peer];
 
-	set_key(c, ev, dst, d, seq);
-	if (to && to->ops->lazy_ok && !e->opt.eager && to->ops->lazy_ok(to, to->state, ev)) {
-		if (e->rec || !sim__lazy_push(e, to, ev, 0))
-			sim__lazy_add(e, to, ev);
-		return;
+	if (to && to->ops->lazy_ok && !e->opt.eager) {
+		/* written where it will most likely stay: the slot after the last one */
+		sim_lazy tmp, *l = to->lazy_n < to->lazy_cap ? &to->lazy[to->lazy_n] : &tmp;
+		*l = (sim_lazy){ .time = send_time(c, d), .seq = seq, .src = c->id,
+				 .port = p->peer_port, .kind = kind, .aux = aux, .mclass = mclass };
+		if (to->ops->lazy_ok(to, to->state, l)) {
+			if (!e->rec && sim__lazy_push(e, to, l))
+				return;
+			tmp = *l;
+			sim__lazy_add(e, to, &tmp);
+			return;
+		}
 	}
-	if (e->rec || !to) {
-		send_slow(c, ev);
-		return;
-	}
-	queue_local(e, ev);
+	cxl_event *ev = evpool_get(&e->pool, CXL_OWN_MODEL);
+	ev->kind = kind;
+	ev->pkt.mclass = mclass;
+	ev->pkt.aux = aux;
+	ev->dst_port = p->peer_port;
+	enqueue_seq(c, ev, p->peer, d, seq);
 }
 
-void sim_send_port_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay)
+void sim_send_port_lazy(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
+			uint8_t mclass, uint16_t aux)
 {
-	send_lazy(c, ev, port, delay, c->send_seq++);
+	send_lazy(c, port, delay, c->send_seq++, kind, mclass, aux);
 }
 
-void sim_send_port_lazy_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay,
-			    uint64_t seq)
+void sim_send_port_lazy_seq(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
+			    uint8_t mclass, uint16_t aux, uint64_t seq)
 {
-	send_lazy(c, ev, port, delay, seq);
+	send_lazy(c, port, delay, seq, kind, mclass, aux);
 }
 
 sim_time sim_stop_time(const sim_comp *c)
@@ -743,7 +770,7 @@ __attribute__((always_inline)) static inline void prefetch_next(const sim_engine
 /* lazy_first - does @c's first waiting lazy event order before @next (sim_lazy.c)? */
 static inline int lazy_first(const sim_comp *c, const cxl_event *next)
 {
-	return sim__lazy_lt(c->lazy[c->lazy_lo].ev, next);
+	return sim__lazy_before_ev(&c->lazy[c->lazy_lo], next);
 }
 
 void sim__process(sim_engine *e, sim_time until)

@@ -63,8 +63,28 @@ typedef int model_init_fn(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
 typedef void model_event_fn(sim_comp *c, void *state, cxl_event *ev);
 typedef void model_finish_fn(sim_comp *c, void *state);
 typedef void model_ckpt_fn(sim_comp *c, void *state, ckpt *k);
-typedef int model_lazy_fn(const sim_comp *c, const void *state, const cxl_event *ev);
-typedef void model_absorb_fn(sim_comp *c, void *state, const cxl_event *ev);
+typedef struct sim_lazy sim_lazy;
+typedef int model_lazy_fn(const sim_comp *c, const void *state, const sim_lazy *l);
+typedef void model_absorb_fn(sim_comp *c, void *state, const sim_lazy *l);
+
+/*
+ * A lazy event (sim_send_port_lazy) while it waits with its destination:
+ * not a cxl_event but 32 bytes of its own, its key and all it carries.  As
+ * an event (queued after all, sent to another rank, checkpointed) it is
+ * the event with these header fields, `kind`, pkt.mclass = `mclass`,
+ * pkt.aux = `aux` and everything else zero.
+ */
+struct sim_lazy {
+	sim_time time;   /* delivery time, ps */
+	uint64_t seq;    /* the sender's number for it: with time and src, its key */
+	uint32_t src;    /* sending component id */
+	uint16_t port;   /* the destination's port it arrives on (ev->dst_port) */
+	uint16_t kind;   /* event kind */
+	uint16_t aux;    /* pkt.aux */
+	uint8_t mclass;  /* pkt.mclass */
+	uint8_t pad_;
+	uint32_t rec;    /* engine: its record in the rank profile's log (profile.h) */
+};
 
 struct model_ops {
 	const char *name;         /* type name, as in components.csv */
@@ -76,9 +96,9 @@ struct model_ops {
 				     ("host workload"): the per-component overrides of
 				     these groups apply to it (cfg.h); NULL for none */
 	model_ckpt_fn *ckpt;      /* optional: checkpoint save/restore (ckpt.h) */
-	model_lazy_fn *lazy_ok;   /* optional: may the lazy event @ev (its key set) wait
-				     for this component's next event?  See
-				     sim_send_port_lazy; NULL: every event is queued */
+	model_lazy_fn *lazy_ok;   /* optional: may the lazy event @l wait for this
+				     component's next event?  See sim_send_port_lazy;
+				     NULL: every event is queued */
 	model_absorb_fn *lazy_absorb; /* required with lazy_ok: handle a lazy event that
 				     lazy_ok let wait (its effect must equal event()'s there) */
 };
@@ -108,11 +128,12 @@ struct sim_comp {
 	const sim_time *clock;   /* the engine's current time */
 	size_t stats_index;      /* its entry in the rank's stats registry */
 	const char *name;        /* instance name, from the graph */
-	struct sim_lazy *lazy;   /* lazy events waiting for it (engine-owned, sim_lazy.c):
+	sim_lazy *lazy;          /* lazy events waiting for it (engine-owned, sim_lazy.c):
 				    [lazy_lo, lazy_n) sorted by key */
 	uint32_t lazy_lo, lazy_n, lazy_cap;
 };
 
+_Static_assert(sizeof(sim_lazy) == 32, "a waiting lazy event stays a third of an event");
 _Static_assert(offsetof(sim_comp, ports) == 64, "sim_comp's hot fields fill its first line");
 
 static inline sim_time sim_now(const sim_comp *c)
@@ -149,22 +170,25 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
 
 /*
  * sim_send_port_lazy, sim_send_port_lazy_seq - sim_send_port(_seq) of an
- * event that, while the peer's model says so, the peer can take in without
- * acting on it (a credit reaching a port with nothing waiting for it).
- * Such an event is not queued: the engine keeps it with the peer
- * (core/sim_lazy.c) and hands it to the peer's lazy_absorb, in key order,
- * just before the peer's next event with a later key (or at the end, or at
- * a checkpoint cut).  The results are exactly those of a queued event.
- * The peer's lazy_ok(ev) is asked when it is sent: it must answer 1 only if
- * handling @ev at its key, given the peer's state now, would send nothing
+ * event of kind @kind whose packet is all zero but pkt.mclass = @mclass and
+ * pkt.aux = @aux, which, while the peer's model says so, the peer can take
+ * in without acting on it (a credit reaching a port with nothing waiting
+ * for it).  Such an event is neither built nor queued: the engine keeps
+ * its key and payload with the peer (a sim_lazy, core/sim_lazy.c) and
+ * hands it to the peer's lazy_absorb, in key order, just before the peer's
+ * next event with a later key (or at the end, or at a checkpoint cut).
+ * The results are exactly those of a queued event.  The peer's
+ * lazy_ok(l) is asked when it is sent: it must answer 1 only if handling
+ * the event at its key, given the peer's state now, would send nothing
  * and change nothing but what lazy_absorb changes, whatever other lazy
  * events come before it.  While it waits, the peer's model must call
  * sim_lazy_recheck or sim_lazy_queue_port after any event that may turn
- * that answer to 0; such events are queued with their keys.  A peer on
- * another rank, a peer without lazy_ok and `--eager-events` queue it; a
- * lazy_absorb that sends is a panic.
+ * that answer to 0; such events are queued with their keys, as events.  A
+ * peer on another rank, a peer without lazy_ok and `--eager-events` get
+ * the event itself; a lazy_absorb that sends is a panic.
  */
-void sim_send_port_lazy(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay);
+void sim_send_port_lazy(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
+			uint8_t mclass, uint16_t aux);
 void sim__lazy_recheck(sim_comp *c);
 void sim__lazy_queue_port(sim_comp *c, uint16_t port);
 
@@ -191,8 +215,8 @@ static inline void sim_lazy_queue_port(sim_comp *c, uint16_t port)
 	if (c->lazy_n)
 		sim__lazy_queue_port(c, port);
 }
-void sim_send_port_lazy_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay,
-			    uint64_t seq);
+void sim_send_port_lazy_seq(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
+			    uint8_t mclass, uint16_t aux, uint64_t seq);
 
 /*
  * sim_stop_time - the time at and after which no event is executed

@@ -82,49 +82,60 @@ struct sim_engine {
 
 /*
  * Lazy events (sim_lazy.c; sim.h sim_send_port_lazy).  sim__lazy_add keeps
- * @ev (its key set) with @to; sim__lazy_before handles @to's lazy events
+ * @l (its key set) with @to; sim__lazy_before handles @to's lazy events
  * that order before @next, the event it is about to handle; sim__lazy_settle
  * handles every lazy event before @until (a checkpoint cut: sim_engine_save
- * writes the rest as queued events); sim__lazy_finish handles those before
- * @until and frees the rest (the end); sim__lazy_min is the earliest time
- * of a waiting one (SIM_TIME_MAX: none).
+ * writes the rest as queued events, sim__lazy_event); sim__lazy_finish
+ * handles those before @until and drops the rest (the end); sim__lazy_min
+ * is the earliest time of a waiting one (SIM_TIME_MAX: none).
  */
-struct sim_lazy {
-	cxl_event *ev; /* the waiting event (owner CXL_OWN_LAZY) */
-	size_t rec;    /* its record in the rank profile's log (e->rec only) */
-};
 
-/* sim__lazy_lt - does lazy event @a order before @b (one destination: the rest of evq.h's key)? */
-static inline int sim__lazy_lt(const cxl_event *a, const cxl_event *b)
+/* sim__key_lt - the rest of evq.h's key for one destination: (time, src, seq) a < b? */
+static inline int sim__key_lt(sim_time ta, uint32_t sa, uint64_t qa, sim_time tb, uint32_t sb,
+			      uint64_t qb)
 {
-	return a->time < b->time ||
-	       (a->time == b->time && (a->src < b->src || (a->src == b->src && a->seq < b->seq)));
+	return ta < tb || (ta == tb && (sa < sb || (sa == sb && qa < qb)));
+}
+
+/* sim__lazy_lt - does lazy event @a order before lazy event @b (same destination)? */
+static inline int sim__lazy_lt(const sim_lazy *a, const sim_lazy *b)
+{
+	return sim__key_lt(a->time, a->src, a->seq, b->time, b->src, b->seq);
+}
+
+/* sim__lazy_before_ev - does lazy event @a order before the event @b (same destination)? */
+static inline int sim__lazy_before_ev(const sim_lazy *a, const cxl_event *b)
+{
+	return sim__key_lt(a->time, a->src, a->seq, b->time, b->src, b->seq);
 }
 
 /*
- * sim__lazy_push - keep @ev (profile record @rec) with @to if it comes after
- * every event waiting there and there is room: the common case, inline in
- * the send.  0: neither, sim__lazy_add does it.
+ * sim__lazy_push - keep @l with @to if it comes after every event waiting
+ * there and there is room: the common case, inline in the send.  @l may be
+ * the free slot after the last (the send writes it there), which is then
+ * not copied.  0: neither, sim__lazy_add does it.
  */
-static inline int sim__lazy_push(sim_engine *e, sim_comp *to, cxl_event *ev, size_t rec)
+static inline int sim__lazy_push(sim_engine *e, sim_comp *to, const sim_lazy *l)
 {
 	uint32_t n = to->lazy_n;
 
-	if (n == to->lazy_cap || (n > to->lazy_lo && sim__lazy_lt(ev, to->lazy[n - 1].ev)))
+	if (n == to->lazy_cap || (n > to->lazy_lo && sim__lazy_lt(l, &to->lazy[n - 1])))
 		return 0;
-	ev->owner = CXL_OWN_LAZY;
 	e->lazy_added++;
-	to->lazy[n] = (struct sim_lazy){ ev, rec };
+	if (l != &to->lazy[n])
+		to->lazy[n] = *l;
 	to->lazy_n = n + 1;
 	return 1;
 }
 
-void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev);
+void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l);
 /* sim__lazy_before: call only if the first waiting event orders before @next */
 void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next);
 void sim__lazy_settle(sim_engine *e, sim_time until);
 void sim__lazy_finish(sim_engine *e, sim_time until);
 sim_time sim__lazy_min(const sim_engine *e);
+/* sim__lazy_event - make the zeroed @ev the event lazy event @l of @to stands for (owner kept). */
+void sim__lazy_event(const sim_comp *to, const sim_lazy *l, cxl_event *ev);
 /* sim__queue - @ev (for a component of this rank, key set) into the pending-event set. */
 void sim__queue(sim_engine *e, cxl_event *ev);
 

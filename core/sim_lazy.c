@@ -30,14 +30,19 @@
  * rank count: a lazy send to another rank is an ordinary message, queued
  * where it arrives (t_lazy.sh).
  *
- * What it costs.  A waiting event sits in its destination's array, sorted
- * by key (most arrive in order: one sender per port, times non-decreasing;
- * an out-of-order one is inserted from the end).  The dispatch loop tests
- * one count per event; a lazy event costs an array slot and an absorb
- * (a credit count) instead of a queue push, a pop and a handler.  It stays
- * alive until its destination's next event, so more events are alive at
- * once (models/fabric/fab_estimate.c).  run.events counts queued events
- * only; run.lazy_events counts these.
+ * What it costs.  A waiting event is not an event: its key and payload
+ * (a sim_lazy, 32 bytes, sim.h) sit in its destination's array, sorted by
+ * key (most arrive in order: one sender per port, times non-decreasing;
+ * the send writes them straight into the next free slot, and an
+ * out-of-order one is inserted from the end).  The event is built from the
+ * pool only if it is queued after all (requeue), and written out as one
+ * by a checkpoint (sim__lazy_event).  The dispatch loop tests one count
+ * per event; a lazy event costs an array slot and an absorb (a credit
+ * count) instead of a pool event, a queue push, a pop and a handler.  It
+ * stays until its destination's next event, so many wait at once (on
+ * rack-4096 more than the queued events; models/fabric/fab_estimate.c),
+ * a third of the memory they took as events.  run.events counts queued
+ * events only; run.lazy_events counts these.
  *
  * The rank profile (profile.h) logs a lazy send with PROF_LAZY on its dst;
  * the flag is cleared if the event is queued later.  Its replay counts a
@@ -49,18 +54,16 @@
 #include "core/sim_int.h"
 #include "core/xmalloc.h"
 
-void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
+void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l)
 {
-	size_t rec = 0;
-
 	if (e->rec) {
-		rec = e->rec->n;
-		prof_log_add(e->rec, ev->time, e->window_end ? e->now : PROF_SENT_INIT,
-			     ev->dst | PROF_LAZY, ev->src);
+		CXL_ASSERT(e->rec->n <= UINT32_MAX);
+		l->rec = (uint32_t)e->rec->n;
+		prof_log_add(e->rec, l->time, e->window_end ? e->now : PROF_SENT_INIT,
+			     to->id | PROF_LAZY, l->src);
 	}
-	if (sim__lazy_push(e, to, ev, rec))
+	if (sim__lazy_push(e, to, l))
 		return;
-	ev->owner = CXL_OWN_LAZY;
 	e->lazy_added++;
 	if (to->lazy_n == to->lazy_cap) {
 		if (to->lazy_lo) { /* slide the live part down */
@@ -74,27 +77,38 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, cxl_event *ev)
 		}
 	}
 	uint32_t i = to->lazy_n++;
-	while (i > to->lazy_lo && sim__lazy_lt(ev, to->lazy[i - 1].ev)) {
+	while (i > to->lazy_lo && sim__lazy_lt(l, &to->lazy[i - 1])) {
 		to->lazy[i] = to->lazy[i - 1];
 		i--;
 	}
-	to->lazy[i] = (struct sim_lazy){ ev, rec };
+	to->lazy[i] = *l;
+}
+
+void sim__lazy_event(const sim_comp *to, const sim_lazy *l, cxl_event *ev)
+{
+	ev->time = l->time;
+	ev->seq = l->seq;
+	ev->dst = to->id;
+	ev->src = l->src;
+	ev->dst_port = l->port;
+	ev->kind = l->kind;
+	ev->pkt.mclass = l->mclass;
+	ev->pkt.aux = l->aux;
 }
 
 /* handle - absorb @c's first waiting event (lazy_absorb: no clock, no send). */
 static inline __attribute__((always_inline)) void handle(sim_engine *e, sim_comp *c)
 {
-	cxl_event *ev = c->lazy[c->lazy_lo++].ev;
+	const sim_lazy *l = &c->lazy[c->lazy_lo++];
 
+	/* c's state is the one it had at l's key: its model must still let l wait */
+	if (!c->ops->lazy_ok(c, c->state, l))
+		CXL_PANIC("%s: a lazy event (kind %u, port %u, %llu ps) waited while the port was "
+			  "busy: its model missed a sim_lazy_recheck", c->name, l->kind, l->port,
+			  (unsigned long long)l->time);
+	c->ops->lazy_absorb(c, c->state, l);
 	if (c->lazy_lo == c->lazy_n)
 		c->lazy_lo = c->lazy_n = 0;
-	/* c's state is the one it had at ev's key: its model must still let ev wait */
-	if (!c->ops->lazy_ok(c, c->state, ev))
-		CXL_PANIC("%s: a lazy event (kind %u, port %u, %llu ps) waited while the port was "
-			  "busy: its model missed a sim_lazy_recheck", c->name, ev->kind, ev->dst_port,
-			  (unsigned long long)ev->time);
-	c->ops->lazy_absorb(c, c->state, ev);
-	evpool_put(&e->pool, ev);
 	e->lazy_events++;
 }
 
@@ -128,16 +142,18 @@ void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
 
 	do
 		handle(e, c);
-	while (c->lazy_n && sim__lazy_lt(c->lazy[c->lazy_lo].ev, next));
+	while (c->lazy_n && sim__lazy_before_ev(&c->lazy[c->lazy_lo], next));
 	absorb_end(e, c, &m);
 }
 
-/* queue - make waiting event @k of @c an ordinary queued event. */
-static void queue(sim_engine *e, const struct sim_lazy *k)
+/* queue - make waiting event @l of @c an ordinary queued event. */
+static void queue(sim_engine *e, const sim_comp *c, const sim_lazy *l)
 {
 	if (e->rec)
-		e->rec->r[k->rec].dst &= ~PROF_LAZY;
-	sim__queue(e, k->ev);
+		e->rec->r[l->rec].dst &= ~PROF_LAZY;
+	cxl_event *ev = evpool_get(&e->pool, CXL_OWN_QUEUE);
+	sim__lazy_event(c, l, ev);
+	sim__queue(e, ev);
 }
 
 /*
@@ -152,11 +168,11 @@ static void requeue(sim_comp *c, uint32_t port)
 	if (e->lazy_in) /* absorbing a lazy event changes no answer (lazy_ok's contract) */
 		return;
 	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++) {
-		struct sim_lazy k = c->lazy[i];
-		if (port <= UINT16_MAX ? k.ev->dst_port != port : c->ops->lazy_ok(c, c->state, k.ev))
-			c->lazy[keep++] = k;
+		const sim_lazy *l = &c->lazy[i];
+		if (port <= UINT16_MAX ? l->port != port : c->ops->lazy_ok(c, c->state, l))
+			c->lazy[keep++] = *l;
 		else
-			queue(e, &k);
+			queue(e, c, l);
 	}
 	c->lazy_n = keep;
 	if (c->lazy_lo == c->lazy_n)
@@ -178,8 +194,8 @@ static void drain(sim_engine *e, sim_comp *c, sim_time until)
 {
 	struct absorb_mark m = absorb_begin(e);
 
-	while (c->lazy_n && c->lazy[c->lazy_lo].ev->time < until) {
-		sim_time t = c->lazy[c->lazy_lo].ev->time;
+	while (c->lazy_n && c->lazy[c->lazy_lo].time < until) {
+		sim_time t = c->lazy[c->lazy_lo].time;
 		handle(e, c);
 		if (t > e->last_time)
 			e->last_time = t;
@@ -201,9 +217,7 @@ void sim__lazy_finish(sim_engine *e, sim_time until)
 	sim__lazy_settle(e, until);
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		sim_comp *c = &e->comps[n];
-		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
-			evpool_put(&e->pool, c->lazy[i].ev); /* pending at the end, like queued ones */
-		c->lazy_lo = c->lazy_n = 0;
+		c->lazy_lo = c->lazy_n = 0; /* pending at the end, like queued ones */
 	}
 }
 
@@ -213,8 +227,8 @@ sim_time sim__lazy_min(const sim_engine *e)
 
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		const sim_comp *c = &e->comps[n];
-		if (c->lazy_n && c->lazy[c->lazy_lo].ev->time < t)
-			t = c->lazy[c->lazy_lo].ev->time;
+		if (c->lazy_n && c->lazy[c->lazy_lo].time < t)
+			t = c->lazy[c->lazy_lo].time;
 	}
 	return t;
 }

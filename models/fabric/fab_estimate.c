@@ -61,12 +61,17 @@ enum {
 /* A buffer slot: an event pointer (the event is the pool's, counted with the requester). */
 #define EV_SLOT ((uint64_t)sizeof(void *))
 /*
- * Events alive per open request: the request, its answer and its credits (~3), and,
- * with lazy credits (core/sim_lazy.c), the credits it freed still waiting with
- * receivers that have had no event since: measured on rack-4096 --end 2us, peak
- * live events 66726 queuing every event, 214773 lazy (x 3.2).
+ * Events alive per open request: the request, its answer and its credits.
+ * Measured on rack-4096 --end 2us (32768 open requests): the pool peaks at
+ * 66726 events queuing every credit, 39011 with lazy credits (2.0, 1.2).
  */
-#define EV_PER_REQ 13
+#define EV_PER_REQ 3
+/*
+ * Lazy credits (core/sim_lazy.c) wait with their receivers as 32-byte
+ * sim_lazy entries, in arrays that double: on the same run the arrays hold
+ * 381920 entries at the end (11.7 per open request).
+ */
+#define LAZY_PER_REQ 12
 
 static uint64_t switch_bytes(const cfg *cf, uint64_t ports, const char **key)
 {
@@ -127,7 +132,8 @@ static uint64_t host_bytes(const cfg *cf, const char **key)
 {
 	uint64_t q = (uint64_t)cfg_int(cf, "workload.queue");
 	uint64_t lines = cfg_size(cf, "host.cache.size") / CXL_LINE;
-	uint64_t slots = q * (SZ_REQ_SLOT + 4 + 8 + 8 + EV_PER_REQ * sizeof(cxl_event));
+	uint64_t slots = q * (SZ_REQ_SLOT + 4 + 8 + 8 + EV_PER_REQ * sizeof(cxl_event) +
+			      LAZY_PER_REQ * sizeof(sim_lazy));
 	uint64_t cache = lines * (8 + 8 + 1);
 
 	*key = cache > slots ? "host.cache.size" : "workload.queue";

@@ -574,38 +574,38 @@ static void fc_send(sim_comp *c, void *state, uint16_t port, cxl_event *ev)
 }
 
 /*
- * req_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * req_lazy_ok - may the credit @l (lazy, core/sim_lazy.c) wait for the
  * requester's next event?  After a credit the requester runs
  * req__coh_drain and try_issue; they send nothing, whatever the credit
  * counts, when no snoop answer waits and the queue is full, or no
  * write-back waits and the requests are all issued, the window is over at
- * @ev's time, or the next request is drawn and its issue timer is armed
- * after @ev's time.  Programs always take the event.  req_event rechecks
+ * @l's time, or the next request is drawn and its issue timer is armed
+ * after @l's time.  Programs always take the event.  req_event rechecks
  * after every event (sim_lazy_recheck).
  */
-static int req_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+static int req_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 {
 	const req *r = state;
 
 	(void)c;
-	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || r->prog ||
+	if (l->kind != CXL_EV_CREDIT || l->mclass >= CXL_NVC || r->prog ||
 	    evring_peek(&r->birsp))
 		return 0;
 	if (r->outstanding >= r->queue)
 		return 1;
 	if (r->wb_n)
 		return 0;
-	return r->issued >= r->requests || ev->time >= r->end ||
-	       (r->next_read >= 0 && r->timer_armed && ev->time < r->next_issue);
+	return r->issued >= r->requests || l->time >= r->end ||
+	       (r->next_read >= 0 && r->timer_armed && l->time < r->next_issue);
 }
 
 /* req_lazy_absorb - a credit req_lazy_ok let wait: only its count changes. */
-static void req_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+static void req_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
 {
 	req *r = state;
 
 	(void)c;
-	cxl_credit_apply(&r->cr, ev);
+	cxl_credit_absorb(&r->cr, l);
 }
 
 static void req_event(sim_comp *c, void *state, cxl_event *ev)

@@ -378,13 +378,13 @@ static int port_idle(const bus *b, int p)
 	return b->early ? tx->armed : tx->busy;
 }
 
-static int bus_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+static int bus_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 {
 	const bus *b = state;
-	int p = ev->dst_port;
+	int p = l->port;
 
 	(void)c;
-	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || b->rb_cap || p > 1)
+	if (l->kind != CXL_EV_CREDIT || l->mclass >= CXL_NVC || b->rb_cap || p > 1)
 		return 0;
 	return port_idle(b, p);
 }
@@ -395,12 +395,12 @@ static int bus_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev
  * also mark a transmitter past its end idle, which any later wake does by
  * the same rule (bus__tx_wake), so leaving it is the same.
  */
-static void bus_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+static void bus_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
 {
 	bus *b = state;
 
 	(void)c;
-	cxl_credit_apply(&b->cr[ev->dst_port], ev);
+	cxl_credit_absorb(&b->cr[l->port], l);
 }
 
 static void bus_event(sim_comp *c, void *state, cxl_event *ev)

@@ -227,12 +227,10 @@ void bus__credit(sim_comp *c, bus *b, int d, uint8_t vc, sim_time delay, int ahe
 
 	if (!n)
 		return;
-	cxl_event *cr = cxl_credit_event(c, vc, n);
-
-	if (ahead) /* lazy: the peer handles it at its next event if nothing waits for it */
-		sim_send_port_lazy_seq(c, cr, (uint16_t)d, delay, seq);
+	if (ahead) /* lazy: the peer takes it in at its next event if nothing waits for it */
+		sim_send_port_lazy_seq(c, (uint16_t)d, delay, CXL_EV_CREDIT, vc, n, seq);
 	else
-		sim_send_port_lazy(c, cr, (uint16_t)d, delay);
+		sim_send_port_lazy(c, (uint16_t)d, delay, CXL_EV_CREDIT, vc, n);
 }
 
 /**

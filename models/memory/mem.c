@@ -697,17 +697,17 @@ static void mem_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 /*
- * mem_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * mem_lazy_ok - may the credit @l (lazy, core/sim_lazy.c) wait for the
  * memory's next event?  A credit runs drain (and the DCOH's): with no
  * response waiting on any port and no DCOH, it sends nothing whatever the
  * credit counts.
  */
-static int mem_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+static int mem_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 {
 	const mem *m = state;
 
 	(void)c;
-	if (ev->kind != CXL_EV_CREDIT || ev->pkt.mclass == CXL_VC_ALL || m->coh)
+	if (l->kind != CXL_EV_CREDIT || l->mclass >= CXL_NVC || m->coh)
 		return 0;
 	for (uint32_t q = 0; q < 2 * m->nports; q++)
 		if (evring_peek(&m->resp[q]))
@@ -716,12 +716,12 @@ static int mem_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev
 }
 
 /* mem_lazy_absorb - a credit mem_lazy_ok let wait: only its count changes. */
-static void mem_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+static void mem_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
 {
 	mem *m = state;
 
 	(void)c;
-	cxl_credit_apply(&m->cr[ev->dst_port], ev);
+	cxl_credit_absorb(&m->cr[l->port], l);
 }
 
 static void mem_finish(sim_comp *c, void *state)

@@ -153,13 +153,13 @@ static inline void cxl_grant(sim_comp *c, uint16_t port, uint8_t vc, uint16_t co
 }
 
 /**
- * cxl_grant_lazy - cxl_grant of freed credits (@vc < CXL_NVC or packed) as a
- * lazy event (sim_send_port_lazy): a peer whose model says nothing waits
- * for them handles them at its next event, without a queued event.
+ * cxl_grant_lazy - cxl_grant of freed credits (@vc < CXL_NVC) as a lazy
+ * event (sim_send_port_lazy): a peer whose model says nothing waits for
+ * them takes them in at its next event, without an event.
  */
 static inline void cxl_grant_lazy(sim_comp *c, uint16_t port, uint8_t vc, uint16_t count)
 {
-	sim_send_port_lazy(c, cxl_credit_event(c, vc, count), port, 0);
+	sim_send_port_lazy(c, port, 0, CXL_EV_CREDIT, vc, count);
 }
 
 /* cxl_grant_all_ports - the time-0 grant of @count credits per VC on every port. */
@@ -185,6 +185,13 @@ static inline void cxl_credit_apply(cxl_credits *cr, const cxl_event *ev)
 	}
 	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
 	cr->n[ev->pkt.mclass] += ev->pkt.aux;
+}
+
+/* cxl_credit_absorb - add the credits of the lazy credit event @l (one VC) to @cr. */
+static inline void cxl_credit_absorb(cxl_credits *cr, const sim_lazy *l)
+{
+	CXL_ASSERT(l->mclass < CXL_NVC);
+	cr->n[l->mclass] += l->aux;
 }
 
 /* cxl_credits_total - credits held over every VC (conservation checks). */

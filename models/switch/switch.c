@@ -267,7 +267,7 @@ static void grant(sim_comp *c, sw *s, uint16_t port, uint8_t vc, sim_time delay,
 		cxl_grant_lazy(c, port, vc, n);
 		return;
 	}
-	sim_send_port_lazy_seq(c, cxl_credit_event(c, vc, n), port, delay, seq);
+	sim_send_port_lazy_seq(c, port, delay, CXL_EV_CREDIT, vc, n, seq);
 }
 
 /* fc_send - cxl_fc_send_fn of the switch: a packed return of held credits out of @port now. */
@@ -646,7 +646,7 @@ static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 }
 
 /*
- * sw_lazy_ok - may the credit @ev (lazy, core/sim_lazy.c) wait for the
+ * sw_lazy_ok - may the credit @l (lazy, core/sim_lazy.c) wait for the
  * switch's next event?  A credit for output p only puts p on the todo
  * stack if a FIFO waits for it (want), and serving an output with an
  * empty list sends nothing; the todo stack is empty between events.  So
@@ -654,12 +654,12 @@ static void arrive(sim_comp *c, sw *s, cxl_event *ev)
  * phase it sets is set again by the next event), until a FIFO joins p's
  * list (list_join queues the waiting credits then).
  */
-static int sw_lazy_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+static int sw_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 {
 	const sw *s = state;
 
 	(void)c;
-	return ev->kind == CXL_EV_CREDIT && ev->pkt.mclass != CXL_VC_ALL && !s->llen[ev->dst_port];
+	return l->kind == CXL_EV_CREDIT && l->mclass < CXL_NVC && !s->llen[l->port];
 }
 
 static void sw_event(sim_comp *c, void *state, cxl_event *ev)
@@ -696,12 +696,12 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 }
 
 /* sw_lazy_absorb - a credit sw_lazy_ok let wait: only its count changes (want, serve: nothing). */
-static void sw_lazy_absorb(sim_comp *c, void *state, const cxl_event *ev)
+static void sw_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
 {
 	sw *s = state;
 
 	(void)c;
-	cxl_credit_apply(&s->cr[ev->dst_port], ev);
+	cxl_credit_absorb(&s->cr[l->port], l);
 }
 
 static void sw_finish(sim_comp *c, void *state)

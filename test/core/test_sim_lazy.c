@@ -61,16 +61,13 @@ static void lz_event(sim_comp *c, void *state, cxl_event *ev)
 			simt_log_event(c, ev);
 			return;
 		}
-		cxl_event *m = sim_event_new(c);
-		m->kind = K_MSG;
-		m->pkt.tag = s->step + 1;
-		sim_send_port_lazy(c, m, 0, s->step % 3);
+		sim_send_port_lazy(c, 0, s->step % 3, K_MSG, 0, (uint16_t)(s->step + 1));
 		if (++s->step < LZ_SENDS)
 			sim_send_self(c, ev, LZ_PERIOD);
 		return;
 	}
 	if (ev->kind == K_MSG) { /* a busy receiver answers; an idle one only adds */
-		s->sum += ev->pkt.tag;
+		s->sum += ev->pkt.aux;
 		if (!s->busy)
 			return;
 		cxl_event *r = sim_event_new(c);
@@ -96,19 +93,19 @@ static void lz_finish(sim_comp *c, void *state)
 		simt_log_mark(c, (uint32_t)s->sum);
 }
 
-static int lz_ok(const sim_comp *c, const void *state, const cxl_event *ev)
+static int lz_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 {
 	const lz_state *s = state;
 
-	(void)c, (void)ev;
+	(void)c, (void)l;
 	return !s->busy;
 }
 
-static void lz_absorb(sim_comp *c, void *state, const cxl_event *ev)
+static void lz_absorb(sim_comp *c, void *state, const sim_lazy *l)
 {
 	lz_state *s = state;
 
-	s->sum += ev->pkt.tag;
+	s->sum += l->aux;
 	if (lz_absorb_sends) {
 		cxl_event *r = sim_event_new(c);
 		r->kind = K_REPLY;
