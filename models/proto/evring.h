@@ -43,12 +43,17 @@ static inline cxl_event *evring_peek(const evring *r)
 	return r->n ? r->e[r->head] : NULL;
 }
 
+/*
+ * evring_pop - remove the oldest event.  A ring that empties starts again
+ * at slot 0: most rings hold a packet or two at a time, so they keep to
+ * their first cache line instead of cycling through all their slots (on
+ * rack-4096 the FIFOs' storage is 25 MB, each ring 4 lines of pointers).
+ */
 static inline cxl_event *evring_pop(evring *r)
 {
 	CXL_ASSERT(r->n > 0);
 	cxl_event *ev = r->e[r->head];
-	r->head = (r->head + 1) % r->cap;
-	r->n--;
+	r->head = --r->n ? (r->head + 1) % r->cap : 0;
 	return ev;
 }
 
