@@ -70,7 +70,7 @@ static void save_stats(const sim_engine *e, const sim_comp *c, pack_w *w)
 		pack_put_name(w, s->name);
 		PACK_PUT(w, (uint8_t)s->kind);
 		if (s->kind == STATS_COUNTER)
-			PACK_PUT(w, s->value);
+			PACK_PUT(w, *s->value);
 		else
 			stats_hist_pack(w, &s->h);
 	}
@@ -173,7 +173,7 @@ static int load_stats(sim_engine *e, sim_comp *c, pack_r *r, ckpt *k)
 			return -1;
 		}
 		if (s->kind == STATS_COUNTER) {
-			pack_get(r, &s->value, sizeof(s->value));
+			pack_get(r, s->value, sizeof(*s->value));
 		} else {
 			stats_hist_free(&s->h);
 			stats_hist_init(&s->h);

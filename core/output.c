@@ -206,7 +206,7 @@ static void components_section(const output_run *o, json_w *w)
 		for (size_t j = 0; j < c->n; j++) {
 			json_key(w, c->e[j]->name);
 			if (c->e[j]->kind == STATS_COUNTER)
-				json_u64(w, c->e[j]->value);
+				json_u64(w, *c->e[j]->value);
 			else
 				hist_digest(w, &c->e[j]->h);
 		}
@@ -250,7 +250,7 @@ static void write_csv(const void *ctx, FILE *f)
 			const stats_entry *e = c->e[j];
 			if (e->kind == STATS_COUNTER) {
 				fprintf(f, "%s,%s,%d,%s,%" PRIu64 "\n", gc->name, gc->ops->name,
-					o->rank_of[c->id], e->name, e->value);
+					o->rank_of[c->id], e->name, *e->value);
 				continue;
 			}
 			const stats_hist *h = &e->h;

@@ -196,6 +196,9 @@ void stats_set_free(stats_set *s)
 	for (size_t k = 0; k < s->nchunks; k++)
 		free(s->chunks[k]);
 	free(s->chunks);
+	for (size_t k = 0; k < s->nvchunks; k++)
+		free(s->vchunks[k]);
+	free(s->vchunks);
 	free(s->c);
 	stats_set_init(s);
 }
@@ -284,6 +287,14 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 	e->name = s->owns_names ? xstrdup(name) : (char *)(uintptr_t)name;
 	e->kind = kind;
 	stats_hist_init(&e->h);
+	if (kind == STATS_COUNTER) {
+		if (!s->nvchunks || s->vchunk_used == STATS_CHUNK) {
+			s->vchunks = xrealloc(s->vchunks, (s->nvchunks + 1) * sizeof(*s->vchunks));
+			s->vchunks[s->nvchunks++] = xcalloc(STATS_CHUNK, sizeof(uint64_t));
+			s->vchunk_used = 0;
+		}
+		e->value = &s->vchunks[s->nvchunks - 1][s->vchunk_used++];
+	}
 	c->e[c->n++] = e;
 	index_add(c);
 	return e;
@@ -291,7 +302,7 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 
 uint64_t *stats_counter(stats_set *s, size_t ci, const char *name)
 {
-	return &entry_add(s, ci, name, STATS_COUNTER)->value;
+	return entry_add(s, ci, name, STATS_COUNTER)->value;
 }
 
 stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name)
@@ -336,7 +347,7 @@ void *stats_pack(const stats_set *s, size_t *len)
 			pack_put_name(&w, e->name);
 			PACK_PUT(&w, (uint8_t)e->kind);
 			if (e->kind == STATS_COUNTER)
-				PACK_PUT(&w, e->value);
+				PACK_PUT(&w, *e->value);
 			else
 				stats_hist_pack(&w, &e->h);
 		}
@@ -395,7 +406,7 @@ static void unpack_comp(stats_set *t, pack_r *r)
 		}
 		stats_entry *e = entry_add(t, ci, name, (enum stats_kind)kind);
 		if (kind == STATS_COUNTER)
-			pack_get(r, &e->value, 8);
+			pack_get(r, e->value, 8);
 		else
 			stats_hist_unpack(r, &e->h);
 	}

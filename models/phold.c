@@ -207,7 +207,7 @@ static int build(const cfg *cf, sim_graph *g, void **sys, cxl_err *err)
 static uint64_t counter(const stats_comp *c, const char *name)
 {
 	const stats_entry *e = stats_get(c, name);
-	return e ? e->value : 0;
+	return e ? *e->value : 0;
 }
 
 static void summary(const cfg *cf, const sim_graph *g, const stats_set *t, json_w *w)

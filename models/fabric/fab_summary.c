@@ -75,7 +75,7 @@ uint64_t fab__counter(const stats_comp *c, const char *name)
 {
 	const stats_entry *e = stats_get(c, name);
 
-	return e && e->kind == STATS_COUNTER ? e->value : 0;
+	return e && e->kind == STATS_COUNTER ? *e->value : 0;
 }
 
 static void merge_hist(stats_hist *dst, const stats_comp *c, const char *name)
@@ -128,7 +128,7 @@ static void add_breakdown(fab_totals *t, const stats_comp *c)
 		for (int j = 0; cat && j < CXL_LAT_N; j++) {
 			snprintf(name, sizeof(name), "_%s_ps", cxl_lat_name((enum cxl_lat)j));
 			if (!strcmp(cat, name))
-				t->bd_hops[hop_class(e->name + 9)][j] += e->value;
+				t->bd_hops[hop_class(e->name + 9)][j] += *e->value;
 		}
 	}
 }

@@ -374,9 +374,9 @@ START_TEST(test_sim_collect_stats_and_info)
 		ck_assert_ptr_nonnull(w);
 		ck_assert_int_eq(h->kind, STATS_COUNTER);
 		ck_assert_int_eq(w->kind, STATS_HIST);
-		ck_assert_uint_eq(h->value, i + 1);
-		ck_assert_uint_eq(s->value, i + 1);
-		ck_assert_uint_eq(f->value, 1); /* finish ran once, before collection */
+		ck_assert_uint_eq(*h->value, i + 1);
+		ck_assert_uint_eq(*s->value, i + 1);
+		ck_assert_uint_eq(*f->value, 1); /* finish ran once, before collection */
 		ck_assert_uint_eq(w->h.count, i + 1);
 		ck_assert_uint_eq(w->h.sum, 10 * (i + 1) * (i + 2) / 2);
 		ck_assert_uint_eq(w->h.min, 10);

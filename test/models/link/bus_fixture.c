@@ -220,7 +220,7 @@ uint64_t bfx_stat(const bfx *r, const char *name)
 	ck_assert_ptr_nonnull(sc);
 	const stats_entry *e = stats_get(sc, name);
 	ck_assert_msg(e != NULL, "no statistic %s", name);
-	return e->value;
+	return *e->value;
 }
 
 /* bfx_has_stat - 1 if the bus registered @name. */

@@ -226,5 +226,5 @@ uint64_t mfx_stat(const mfx *r, const char *comp, const char *name)
 	const stats_entry *e = fixture_stat(&r->g, &r->table, comp, name);
 
 	ck_assert_msg(e != NULL, "%s: no statistic %s", comp, name);
-	return e->value;
+	return *e->value;
 }

@@ -132,7 +132,7 @@ static uint64_t swr_stat(const swr *r, const char *comp, const char *name)
 {
 	const stats_entry *e = fixture_stat(&r->g, &r->table, comp, name);
 
-	return e ? e->value : UINT64_MAX;
+	return e ? *e->value : UINT64_MAX;
 }
 
 START_TEST(test_switch_esf_idle_same_as_pipeline)
