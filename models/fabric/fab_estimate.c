@@ -55,7 +55,7 @@ enum {
 	SZ_BUS_RBENT = 16,  /* bus_int.h bus_rbent */
 	SF_MAX_OWNERS_ = 8, /* sf.h SF_MAX_OWNERS */
 	SF_BLOCK_ = 4,      /* sf.h SF_BLOCK */
-	STAT_BYTES = (int)sizeof(stats_entry) + 8 + 32, /* entry, pointer, copied name */
+	STAT_BYTES = (int)sizeof(stats_entry) + 8 + 8 + 32, /* entry, value, pointer, copied name */
 };
 
 /* A buffer slot: an event pointer (the event is the pool's, counted with the requester). */
