@@ -144,52 +144,55 @@ static inline sim_time bus__ser(const bus_rate *r, uint32_t bytes)
 
 typedef struct bus bus;
 struct bus {
-	unsigned gen;             /* PCIe generation, 1..6 */
-	unsigned lanes;           /* link width, 1/2/4/8/16 */
-	enum bus_encoding enc;    /* bus.encoding */
-	bus_rate rate;            /* gen, lanes and enc as a serialisation rate (bus__ser) */
-	uint32_t header;          /* wire bytes added to each payload, B */
+	/* read or written on the data path (every packet, credit and wake), first and
+	   together: the state is 1200 bytes, and a packet touches the first ~11 lines */
 	int half;                 /* 1: one shared transmitter (half duplex) */
-	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
-	sim_time latency;         /* propagation added to each packet, ps */
+	int early;                /* 1: the plain path sends each packet and its credit when
+				     its serialisation starts (bus_tx.c); 0: at its end */
+	uint32_t header;          /* wire bytes added to each payload, B */
 	uint32_t buffer;          /* FIFO depth per direction and VC, packets */
+	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
+	uint32_t rb_cap;          /* bus.replay_buffer: TLPs held per direction */
 	uint32_t esf_frame;       /* bus.esf_frame: ESF framing quantum, B; 0: off (bus_esf.c) */
 	uint32_t esf_width;       /* bus.esf_width: wire bytes rounded to this, B; 0: none */
-	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
-				     it has packets to send (bus_esf.c) */
-	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
-	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d; push and pop
-				     through bus__q_push / bus__q_pop (they keep qmask) */
+	sim_time latency;         /* propagation added to each packet, ps */
+	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
+				     never ends (early mode) */
 	uint8_t qmask[2];         /* per direction: bit v set iff q[d][v] holds a packet (a
 				     cache of q[d][v].n != 0 for bus__pick_vc; rebuilt by
 				     bus__q_sync after a checkpoint restore) */
-	cxl_credits cr[2];        /* credits held towards the peer on port p */
-	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
 	uint8_t rr[2];            /* per direction: the VC the next pick starts at */
 	int last_dir;             /* direction of the last packet started, -1 none */
 	int cut[2];               /* 1: the peer on port p forwards cut-through (a switch) */
-	uint32_t slow;            /* serialisation slowdown (iso-bisection trunks), >= 1 */
-	int early;                /* 1: the plain path sends each packet and its credit when
-				     its serialisation starts (bus_tx.c); 0: at its end */
-	sim_time stop;            /* sim_stop_time(): a transmission ending at or after it
-				     never ends (early mode) */
-	uint32_t fc_batch;        /* bus.credit_batch resolved: credits returned together; 1: each at once */
-	sim_time fc_timer;        /* bus.credit_timer resolved: longest a credit is held, ps */
-	int fc_piggy;             /* bus.credit_piggyback: credits ride on reverse packets */
+	bus_rate rate;            /* gen, lanes and enc as a serialisation rate (bus__ser) */
+	sim_time turnaround;      /* half duplex: added at each change of direction, ps */
 	cxl_fc fc;                /* the bus's own held credits, per port (cxl_fc.h) */
-	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
+	series *ts_busy[2];       /* time series busy_ps_d<d> (half duplex: both are the
+				     transmitter's busy_ps), ps per period; NULL: off */
 	uint64_t *pkts[2];        /* stat pkts_d<d>: TLP transmissions (replays included) */
 	uint64_t *wire[2];        /* stat wire_bytes_d<d>: their bytes, B */
 	uint64_t *payload[2];     /* stat payload_bytes_d<d>: payload of first transmissions, B */
 	uint64_t *busy[2];        /* stat busy_ps_d<d>: wire d busy (TLPs, DLLPs, turnaround), ps */
-	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
-	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
-	series *ts_busy[2];       /* time series busy_ps_d<d> (half duplex: both are the
-				     transmitter's busy_ps), ps per period; NULL: off */
+	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	series *ts_queued[2];     /* time series queued_ps_d<d>: packets in direction d's
 				     FIFOs x ps (waiting to be sent); NULL: off */
-	/* data-link layer (bus_replay.c); rb_cap == 0: off, none of it is used */
-	uint32_t rb_cap;          /* bus.replay_buffer: TLPs held per direction */
+	bus_tx tx[2];             /* transmitters (half duplex: tx[0] only) */
+	evring q[2][CXL_NVC];     /* input FIFOs: q[d][v], came in on port d; push and pop
+				     through bus__q_push / bus__q_pop (they keep qmask) */
+	cxl_event **slots;        /* storage of every FIFO: 2 x CXL_NVC x buffer */
+	/* set at init, read at the edges (a turn, a grant, the end); the data-link
+	   layer (bus_replay.c): rb_cap above, 0 = off and none of this is used */
+	unsigned gen;             /* PCIe generation, 1..6 */
+	unsigned lanes;           /* link width, 1/2/4/8/16 */
+	enum bus_encoding enc;    /* bus.encoding */
+	int esf_drain;            /* bus.esf_half_drain: half duplex keeps its direction while
+				     it has packets to send (bus_esf.c) */
+	int esf_write_turn;       /* bus.esf_write_turnaround: a write's turn costs twice */
+	uint32_t fc_batch;        /* bus.credit_batch resolved: credits returned together; 1: each at once */
+	sim_time fc_timer;        /* bus.credit_timer resolved: longest a credit is held, ps */
+	int fc_piggy;             /* bus.credit_piggyback: credits ride on reverse packets */
+	uint64_t *queued_end;     /* stat queued_at_end (set by finish) */
+	uint64_t *held_end[2];    /* stat credits_held_p<p> (set by finish) */
 	sim_time replay_to;       /* replay timeout, ps */
 	sim_time ack_to;          /* ACK timer: least time between two timer ACKs, ps */
 	double err_rate;          /* bus.error_rate: probability a TLP arrives corrupted */
