@@ -53,6 +53,7 @@ enum {
 	SZ_DCOH_TXN = 64,   /* dcoh_int.h dcoh_txn */
 	SZ_REQ_SLOT = 40,   /* req_int.h req_slot */
 	SZ_BUS_RBENT = 16,  /* bus_int.h bus_rbent */
+	SZ_SW_PORT = 64,    /* switch_int.h sw_port (one cache line) */
 	SF_MAX_OWNERS_ = 8, /* sf.h SF_MAX_OWNERS */
 	SF_BLOCK_ = 4,      /* sf.h SF_BLOCK */
 	STAT_BYTES = (int)sizeof(stats_entry) + 8 + 8 + 32, /* entry, value, pointer, copied name */
@@ -78,10 +79,10 @@ static uint64_t switch_bytes(const cfg *cf, uint64_t ports, const char **key)
 	uint64_t buf = (uint64_t)cfg_int(cf, "switch.buffer");
 
 	*key = "switch.buffer";
-	/* alloc_state: slots + out (per FIFO slot), in (rings), cr, load, next, lhead,
-	   ltail, llen, todo, queued, port_pkts / port_queue / port_maxw; register_stats */
+	/* alloc_state: slots + out (per FIFO slot), in (rings) and next (per FIFO), the
+	   port records (switch_int.h sw_port), todo, port_queue; register_stats */
 	return ports * (CXL_NVC * buf * (EV_SLOT + 2) + CXL_NVC * (sizeof(evring) + 4) +
-			sizeof(cxl_credits) + 4 * 4 + 2 + 1 + 3 * 8 + 3 * STAT_BYTES);
+			SZ_SW_PORT + 2 + 8 + 3 * STAT_BYTES);
 }
 
 static uint64_t bus_bytes(const cfg *cf, const char **key)

@@ -126,24 +126,17 @@ const cfg_schema cxl_switch_schema = {
 
 static void alloc_state(sw *s)
 {
-	s->cr = xcalloc(s->nports, sizeof(*s->cr));
+	s->pt = xcalloc_lines(s->nports, sizeof(*s->pt));
 	s->in = xmalloc(s->nq * sizeof(*s->in));
 	s->slots = xmalloc((size_t)s->nq * s->buf * sizeof(*s->slots));
 	s->out = xmalloc((size_t)s->nq * s->buf * sizeof(*s->out));
-	s->load = xcalloc(s->nports, sizeof(*s->load));
 	s->next = xmalloc(s->nq * sizeof(*s->next));
-	s->lhead = xmalloc(s->nports * sizeof(*s->lhead));
-	s->ltail = xmalloc(s->nports * sizeof(*s->ltail));
-	s->llen = xcalloc(s->nports, sizeof(*s->llen));
 	for (uint32_t p = 0; p < s->nports; p++)
-		s->lhead[p] = NONE;
+		s->pt[p].lhead = NONE;
 	s->todo = xmalloc(s->nports * sizeof(*s->todo));
-	s->queued = xcalloc(s->nports, sizeof(*s->queued));
 	for (uint32_t q = 0; q < s->nq; q++)
 		evring_init(&s->in[q], s->buf, s->slots + (size_t)q * s->buf);
-	s->port_pkts = xmalloc(s->nports * sizeof(*s->port_pkts));
 	s->port_queue = xmalloc(s->nports * sizeof(*s->port_queue));
-	s->port_maxw = xmalloc(s->nports * sizeof(*s->port_maxw));
 }
 
 static void register_stats(sim_comp *c, sw *s)
@@ -157,11 +150,11 @@ static void register_stats(sim_comp *c, sw *s)
 	s->credits_end = sim_stat_counter(c, "credits_held");
 	for (uint32_t p = 0; p < s->nports; p++) {
 		snprintf(name, sizeof(name), "p%u_pkts", p);
-		s->port_pkts[p] = sim_stat_counter(c, name);
+		s->pt[p].pkts = sim_stat_counter(c, name);
 		snprintf(name, sizeof(name), "p%u_queue_ps", p);
 		s->port_queue[p] = sim_stat_counter(c, name);
 		snprintf(name, sizeof(name), "p%u_max_waiting", p);
-		s->port_maxw[p] = sim_stat_counter(c, name);
+		s->pt[p].maxw = sim_stat_counter(c, name);
 	}
 }
 
@@ -303,7 +296,6 @@ static void ahead_init(const sim_comp *c, sw *s)
 		   s->stop < ((sim_time)1 << 40) && (uint64_t)s->nq * s->buf <= (1u << 20);
 	if (!s->ahead)
 		return;
-	s->pipe_out = xcalloc(s->nports, sizeof(*s->pipe_out));
 	s->pipe_in = xcalloc(s->nq, sizeof(*s->pipe_in));
 	s->ends = xmalloc((size_t)s->nq * s->buf * sizeof(*s->ends));
 	s->ord_vt = s->ahead_vt = SIM_TIME_MAX;
@@ -366,8 +358,8 @@ static int sw_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
  */
 static void want(sw *s, uint32_t port)
 {
-	if (!s->queued[port] && s->llen[port]) {
-		s->queued[port] = 1;
+	if (!s->pt[port].queued && s->pt[port].llen) {
+		s->pt[port].queued = 1;
 		s->todo[s->ntodo++] = (uint16_t)port;
 	}
 }
@@ -382,12 +374,12 @@ static uint32_t head_out(const sw *s, uint32_t q)
 static void list_append(sw *s, uint32_t o, uint32_t q)
 {
 	s->next[q] = NONE;
-	if (s->lhead[o] == NONE)
-		s->lhead[o] = q;
+	if (s->pt[o].lhead == NONE)
+		s->pt[o].lhead = q;
 	else
-		s->next[s->ltail[o]] = q;
-	s->ltail[o] = q;
-	s->llen[o]++;
+		s->next[s->pt[o].ltail] = q;
+	s->pt[o].ltail = q;
+	s->pt[o].llen++;
 	want(s, o);
 }
 
@@ -399,16 +391,16 @@ static void list_append(sw *s, uint32_t o, uint32_t q)
 static void list_join(sim_comp *c, sw *s, uint32_t o, uint32_t q)
 {
 	list_append(s, o, q);
-	if (s->llen[o] == 1)
+	if (s->pt[o].llen == 1)
 		sim_lazy_queue_port(c, (uint16_t)o);
 }
 
 static uint32_t list_pop(sw *s, uint32_t o)
 {
-	uint32_t q = s->lhead[o];
+	uint32_t q = s->pt[o].lhead;
 
-	s->lhead[o] = s->next[q];
-	s->llen[o]--;
+	s->pt[o].lhead = s->next[q];
+	s->pt[o].llen--;
 	return q;
 }
 
@@ -418,15 +410,15 @@ static void forward(sim_comp *c, sw *s, uint32_t q, uint32_t o)
 	cxl_event *ev = evring_pop(&s->in[q]);
 	uint8_t vc = (uint8_t)(q % CXL_NVC);
 
-	s->cr[o].n[vc]--;
-	s->load[o]--;
+	s->pt[o].cr.n[vc]--;
+	s->pt[o].load--;
 	s->held--;
 	(*s->pkts)++;
-	(*s->port_pkts[o])++;
+	(*s->pt[o].pkts)++;
 	*s->queue_ps += sim_now(c) - ev->time;
 	*s->port_queue[o] += sim_now(c) - ev->time;
 	if (s->ts_wait) {
-		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
+		series_level(s->ts_wait[o], sim_now(c), s->pt[o].load);
 		series_add(s->ts_pkts[o], sim_now(c), 1);
 	}
 	grant(c, s, (uint16_t)(q / CXL_NVC), vc, 0, s->ahead ? order_now(c, s) : 0);
@@ -443,9 +435,9 @@ static void serve(sim_comp *c, sw *s, uint32_t o)
 {
 	uint32_t misses = 0;
 
-	while (s->llen[o] && misses < s->llen[o]) {
+	while (s->pt[o].llen && misses < s->pt[o].llen) {
 		uint32_t q = list_pop(s, o);
-		if (s->cr[o].n[q % CXL_NVC]) {
+		if (s->pt[o].cr.n[q % CXL_NVC]) {
 			forward(c, s, q, o);
 			misses = 0;
 		} else {
@@ -453,7 +445,7 @@ static void serve(sim_comp *c, sw *s, uint32_t o)
 			misses++;
 		}
 	}
-	s->queued[o] = 0;
+	s->pt[o].queued = 0;
 }
 
 static void serve_wanted(sim_comp *c, sw *s)
@@ -485,7 +477,7 @@ static uint32_t slice_load(const void *ctx, uint32_t gp)
 
 	if (v->local_only && gp % v->s->slices != v->s->slice)
 		return UINT32_MAX;
-	return v->s->load[local_port(v->s, gp)];
+	return v->s->pt[local_port(v->s, gp)].load;
 }
 
 /* no_route - the packet in @ev has no route here (a broken table): panic. */
@@ -505,9 +497,7 @@ static __attribute__((noinline)) uint32_t route_general(sim_comp *c, const sw *s
 	const cxl_packet *p = &ev->pkt;
 	load_view v = { s, local_only };
 	int o = s->adaptive ?
-		(s->slices == 1 ? fab_route_adaptive(r, s->swi, p->pbr_src, p->pbr_dst, s->load)
-				: fab_route_adaptive_by(r, s->swi, p->pbr_src, p->pbr_dst,
-							slice_load, &v)) :
+		fab_route_adaptive_by(r, s->swi, p->pbr_src, p->pbr_dst, slice_load, &v) :
 		fab_route_oblivious(r, s->swi, p->pbr_src, p->pbr_dst);
 
 	if (o < 0)
@@ -547,10 +537,10 @@ static void enqueue(sim_comp *c, sw *s, cxl_event *ev, uint32_t o)
 	s->out[(size_t)q * s->buf + (in->head + in->n) % in->cap] = (uint16_t)o;
 	sim_event_keep(c, ev);
 	evring_push(in, ev);
-	if (++s->load[o] > *s->port_maxw[o])
-		*s->port_maxw[o] = s->load[o];
+	if (++s->pt[o].load > *s->pt[o].maxw)
+		*s->pt[o].maxw = s->pt[o].load;
 	if (s->ts_wait)
-		series_level(s->ts_wait[o], sim_now(c), s->load[o]);
+		series_level(s->ts_wait[o], sim_now(c), s->pt[o].load);
 	if (in->n == 1)
 		list_join(c, s, o, q);
 }
@@ -586,19 +576,19 @@ static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
 	uint8_t vc = ev->pkt.mclass;
 	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + vc;
 
-	if (ready >= s->stop || s->load[o] || s->pipe_out[o] || s->pipe_in[q] || s->in[q].n ||
-	    !s->cr[o].n[vc] || (s->plain_any && s->plain_at == now)) {
-		s->pipe_out[o]++;
+	if (ready >= s->stop || s->pt[o].load || s->pt[o].pipe_out || s->pipe_in[q] || s->in[q].n ||
+	    !s->pt[o].cr.n[vc] || (s->plain_any && s->plain_at == now)) {
+		s->pt[o].pipe_out++;
 		s->pipe_in[q]++;
 		s->plain_any = 1;
 		s->plain_at = now;
 		return 0;
 	}
-	s->cr[o].n[vc]--;
+	s->pt[o].cr.n[vc]--;
 	(*s->pkts)++;
-	(*s->port_pkts[o])++;
-	if (!*s->port_maxw[o])
-		*s->port_maxw[o] = 1;
+	(*s->pt[o].pkts)++;
+	if (!*s->pt[o].maxw)
+		*s->pt[o].maxw = 1;
 	CXL_ASSERT(s->en < s->nq * s->buf); /* each holds an input credit until ready */
 	s->ends[(s->ehead + s->en++) % (s->nq * s->buf)] = ready;
 	grant(c, s, ev->dst_port, vc, s->latency, order_ahead(s, ready));
@@ -619,7 +609,7 @@ static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
 static void arrive(sim_comp *c, sw *s, cxl_event *ev)
 {
 	CXL_ASSERT(ev->pkt.mclass < CXL_NVC);
-	if (cxl_fc_take(&s->cr[ev->dst_port], ev)) /* credits the packet carries */
+	if (cxl_fc_take(&s->pt[ev->dst_port].cr, ev)) /* credits the packet carries */
 		want(s, ev->dst_port);
 	if (s->ahead)
 		retire_ahead(c, s);
@@ -659,7 +649,7 @@ static int sw_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 	const sw *s = state;
 
 	(void)c;
-	return l->kind == CXL_EV_CREDIT && l->mclass < CXL_NVC && !s->llen[l->port];
+	return l->kind == CXL_EV_CREDIT && l->mclass < CXL_NVC && !s->pt[l->port].llen;
 }
 
 static void sw_event(sim_comp *c, void *state, cxl_event *ev)
@@ -675,7 +665,7 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 		uint32_t o = route(c, s, ev, 1);
 		ev->kind = CXL_EV_PKT;
 		if (s->ahead) {
-			s->pipe_out[o]--;
+			s->pt[o].pipe_out--;
 			s->pipe_in[(uint32_t)ev->dst_port * CXL_NVC + ev->pkt.mclass]--;
 		}
 		enqueue(c, s, ev, o);
@@ -683,7 +673,7 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 	}
 	case CXL_EV_CREDIT:
 		cxl_fc_on_grant(&s->fc, ev, s->buf);
-		cxl_credit_apply(&s->cr[ev->dst_port], ev);
+		cxl_credit_apply(&s->pt[ev->dst_port].cr, ev);
 		want(s, ev->dst_port);
 		break;
 	case SW_EV_FC_TIMER:
@@ -701,7 +691,7 @@ static void sw_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
 	sw *s = state;
 
 	(void)c;
-	cxl_credit_absorb(&s->cr[l->port], l);
+	cxl_credit_absorb(&s->pt[l->port].cr, l);
 }
 
 static void sw_finish(sim_comp *c, void *state)
@@ -712,24 +702,16 @@ static void sw_finish(sim_comp *c, void *state)
 	for (uint32_t q = 0; q < s->nq; q++)
 		evring_free_all(c, &s->in[q]);
 	for (uint32_t p = 0; p < s->nports; p++)
-		*s->credits_end += cxl_credits_total(&s->cr[p]);
-	free(s->cr);
+		*s->credits_end += cxl_credits_total(&s->pt[p].cr);
+	free(s->pt);
 	free(s->in);
 	free(s->slots);
 	free(s->out);
-	free(s->load);
 	free(s->next);
-	free(s->lhead);
-	free(s->ltail);
-	free(s->llen);
-	free(s->port_pkts);
 	free(s->port_queue);
-	free(s->port_maxw);
 	free(s->ts_wait);
 	free(s->ts_pkts);
 	free(s->todo);
-	free(s->queued);
-	free(s->pipe_out);
 	free(s->pipe_in);
 	free(s->ends);
 	free(s->port_free);

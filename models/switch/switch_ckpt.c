@@ -32,6 +32,13 @@ static void array(ckpt *k, void *p, size_t n, size_t size)
 	ckpt_bytes(k, p, n * size);
 }
 
+/* ports - save or restore field @f of every output port, in port order (an array's bytes). */
+#define ports(k, s, f)                                        \
+	do {                                                  \
+		for (uint32_t p_ = 0; p_ < (s)->nports; p_++) \
+			CKPT((k), (s)->pt[p_].f);             \
+	} while (0)
+
 /* fifo - input FIFO @q: its ring position, packets and their outputs. */
 static void fifo(ckpt *k, sw *s, uint32_t q)
 {
@@ -58,7 +65,7 @@ static void ahead(ckpt *k, sw *s)
 {
 	uint32_t cap = s->nq * s->buf;
 
-	array(k, s->pipe_out, s->nports, sizeof(*s->pipe_out));
+	ports(k, s, pipe_out);
 	array(k, s->pipe_in, s->nq, sizeof(*s->pipe_in));
 	uint32_t head = ckpt_count(k, s->ehead, cap - 1);
 	uint32_t n = ckpt_count(k, s->en, cap);
@@ -95,15 +102,15 @@ void sw__ckpt(sim_comp *c, void *state, ckpt *k)
 	ckpt_same(k, (uint32_t)s->ahead, "forwarding ahead (latency, routing, slices, sampling)");
 	ckpt_same(k, (uint32_t)s->esf, "switch.esf_port_busy");
 	ckpt_mark(k, 0x53570001, "switch credits");
-	array(k, s->cr, s->nports, sizeof(*s->cr));
+	ports(k, s, cr);
 	ckpt_mark(k, 0x53570002, "switch FIFOs");
 	for (uint32_t q = 0; q < s->nq; q++)
 		fifo(k, s, q);
 	ckpt_mark(k, 0x53570003, "switch outputs");
-	array(k, s->load, s->nports, sizeof(*s->load));
-	array(k, s->lhead, s->nports, sizeof(*s->lhead));
-	array(k, s->ltail, s->nports, sizeof(*s->ltail));
-	array(k, s->llen, s->nports, sizeof(*s->llen));
+	ports(k, s, load);
+	ports(k, s, lhead);
+	ports(k, s, ltail);
+	ports(k, s, llen);
 	array(k, s->next, s->nq, sizeof(*s->next));
 	CKPT(k, s->held);
 	if (s->ahead) {

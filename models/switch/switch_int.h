@@ -20,6 +20,26 @@
 #include "models/proto/cxl_proto.h"
 #include "models/proto/evring.h"
 
+/*
+ * What forwarding reads and writes of one output port, together: one cache
+ * line per port (xcalloc_lines), where eight arrays took up to eight.
+ */
+typedef struct sw_port sw_port;
+struct sw_port {
+	cxl_credits cr;         /* credits towards the bus on that port */
+	uint32_t load;          /* ready packets routed to that output */
+	uint32_t pipe_out;      /* packets in the pipeline (not forwarded ahead) bound for
+				   that output (forwarding ahead only) */
+	uint32_t lhead;         /* first FIFO whose head routes there, NONE */
+	uint32_t ltail;         /* last FIFO of that list */
+	uint32_t llen;          /* FIFOs in that list */
+	uint8_t queued;         /* on the todo stack */
+	uint64_t *pkts;         /* stat p<p>_pkts */
+	uint64_t *maxw;         /* stat p<p>_max_waiting */
+};
+
+_Static_assert(sizeof(sw_port) == 64, "one output port, one cache line");
+
 typedef struct sw sw;
 struct sw {
 	const fab_route *route; /* routing tables */
@@ -33,31 +53,22 @@ struct sw {
 	uint32_t buf;           /* FIFO capacity = credits granted per port and VC */
 	sim_time latency;       /* switching latency, ps */
 	int adaptive;           /* 1: adaptive routing */
-	cxl_credits *cr;        /* [port] credits towards the bus on that port */
+	sw_port *pt;            /* [port] the output ports */
 	evring *in;             /* [port * CXL_NVC + vc] ready packets */
 	uint16_t *out;          /* [fifo * buf + slot] output port of that slot's packet */
-	uint32_t *load;         /* [port] ready packets routed to that output */
 	uint32_t *next;         /* [fifo] next FIFO in its output's list */
-	uint32_t *lhead;        /* [port] first FIFO whose head routes there, NONE */
-	uint32_t *ltail;        /* [port] last FIFO of that list */
-	uint32_t *llen;         /* [port] FIFOs in that list */
 	uint16_t *todo;         /* outputs to try (stack) */
-	uint8_t *queued;        /* [port] on the todo stack */
 	uint32_t ntodo;         /* todo entries */
 	uint32_t held;          /* packets in the switch (pipeline + FIFOs) */
 	cxl_event **slots;      /* storage of the FIFOs */
 	uint64_t *pkts, *queue_ps, *max_occ, *held_end, *credits_end;
-	uint64_t **port_pkts;   /* [port] stat p<p>_pkts */
 	uint64_t **port_queue;  /* [port] stat p<p>_queue_ps */
-	uint64_t **port_maxw;   /* [port] stat p<p>_max_waiting */
 	series **ts_wait;       /* [port] time series p<p>_waiting_ps: packets waiting for
 				   that output x ps; NULL: sampling off */
 	series **ts_pkts;       /* [port] time series p<p>_pkts: packets it forwarded */
 	/* forwarding ahead (s->ahead: see "Forwarding in the arrival event" above) */
 	int ahead;              /* 1: a packet may be forwarded in its arrival event */
 	sim_time stop;          /* sim_stop_time() */
-	uint32_t *pipe_out;     /* [port] packets in the pipeline (not forwarded ahead)
-				   bound for that output */
 	uint32_t *pipe_in;      /* [fifo] packets in the pipeline bound for that FIFO */
 	sim_time *ends;         /* ring: the ready times of the packets forwarded ahead
 				   still counted in `held`, ps */
