@@ -45,6 +45,8 @@ void cxl_fc_setup(cxl_fc *f, uint16_t port, uint32_t batch, sim_time timer, int 
 	p->batch = (uint16_t)batch;
 	p->timer = timer;
 	p->piggy = (uint8_t)(piggy && batch > 1);
+	if (batch > 1)
+		f->batching = 1;
 }
 
 /**
@@ -238,6 +240,8 @@ void cxl_fc_ckpt(ckpt *k, cxl_fc *f)
 		CKPT(k, p->peer_piggy);
 		CKPT(k, p->timer);
 		CKPT(k, p->due);
+		if (p->batch > 1)
+			f->batching = 1;
 	}
 	CKPT(k, f->armed);
 }

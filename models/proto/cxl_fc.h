@@ -69,6 +69,9 @@ struct cxl_fc {
 	cxl_fc_port *port;      /* [nports] */
 	uint32_t nports;        /* ports of the component */
 	uint16_t kind;          /* the model's event kind for the timer (a self event) */
+	uint8_t batching;       /* 0: no port batches (every batch <= 1), so neither the
+				   owe nor the piggyback needs to read `port` (a cache miss
+				   per packet on big fabrics); 1: some port may */
 	sim_time armed;         /* time of the earliest pending timer event, ps; SIM_TIME_MAX: none */
 };
 
@@ -92,7 +95,7 @@ void cxl_fc__take_crd(cxl_credits *cr, cxl_event *ev);
 /* cxl_fc_batching - does port @port hold credits at all (batch > 1)? */
 static inline int cxl_fc_batching(const cxl_fc *f, uint16_t port)
 {
-	return f->port && f->port[port].batch > 1;
+	return f->batching && f->port[port].batch > 1;
 }
 
 /**
@@ -122,7 +125,7 @@ static inline void cxl_fc_on_grant(cxl_fc *f, const cxl_event *ev, uint32_t cap)
 static inline void cxl_fc_piggy(cxl_fc *f, uint16_t port, cxl_event *ev)
 {
 	ev->crd[0] = ev->crd[1] = ev->crd[2] = 0;
-	if (!f->port || port >= f->nports)
+	if (!f->batching || port >= f->nports) /* piggybacking needs a batch */
 		return;
 	cxl_fc_port *p = &f->port[port];
 	if (p->piggy && p->peer_piggy && p->due != SIM_TIME_MAX)
