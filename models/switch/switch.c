@@ -130,7 +130,7 @@ static void alloc_state(sw *s)
 	s->in = xmalloc(s->nq * sizeof(*s->in));
 	s->slots = xmalloc((size_t)s->nq * s->buf * sizeof(*s->slots));
 	s->out = xmalloc((size_t)s->nq * s->buf * sizeof(*s->out));
-	s->next = xmalloc(s->nq * sizeof(*s->next));
+	s->next = xcalloc(s->nq, sizeof(*s->next)); /* zeroed: a checkpoint writes it whole */
 	for (uint32_t p = 0; p < s->nports; p++)
 		s->pt[p].lhead = NONE;
 	s->todo = xmalloc(s->nports * sizeof(*s->todo));
