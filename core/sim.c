@@ -412,7 +412,7 @@ static inline void enqueue_seq(sim_comp *c, cxl_event *ev, uint32_t dst, sim_tim
 	sim_engine *e = c->eng;
 
 	set_key(c, ev, dst, delay, seq);
-	if (e->rec || e->rank_of[dst] != e->rank) {
+	if (e->rec || (e->xp && e->rank_of[dst] != e->rank)) { /* one rank: no look-up */
 		send_slow(c, ev);
 		return;
 	}
