@@ -542,6 +542,11 @@ uint64_t *sim_stat_counter(sim_comp *c, const char *name)
 	return stats_counter(&c->eng->stats, c->stats_index, name);
 }
 
+void sim_stat_counter_at(sim_comp *c, const char *name, uint64_t *where)
+{
+	stats_counter_at(&c->eng->stats, c->stats_index, name, where);
+}
+
 stats_hist *sim_stat_hist(sim_comp *c, const char *name)
 {
 	return stats_histogram(&c->eng->stats, c->stats_index, name);

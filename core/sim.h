@@ -225,8 +225,14 @@ void sim_send_port_lazy_seq(sim_comp *c, uint16_t port, sim_time delay, uint16_t
  */
 sim_time sim_stop_time(const sim_comp *c);
 
-/* Statistics of this component (register in init; the name is copied). */
+/*
+ * Statistics of this component (register in init; the name is copied).
+ * sim_stat_counter_at: a counter whose value is *@where, in the model's
+ * zeroed state (kept beside what updates it: one cache line fewer per
+ * update than the registry's storage).
+ */
 uint64_t *sim_stat_counter(sim_comp *c, const char *name);
+void sim_stat_counter_at(sim_comp *c, const char *name, uint64_t *where);
 stats_hist *sim_stat_hist(sim_comp *c, const char *name);
 
 /**

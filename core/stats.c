@@ -267,8 +267,9 @@ static void index_add(stats_comp *c)
 		index_put(c, j);
 }
 
+/* entry_add - a new entry; a counter's value at @where, or (NULL) in the dense storage. */
 static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
-			      enum stats_kind kind)
+			      enum stats_kind kind, uint64_t *where)
 {
 	stats_comp *c = &s->c[ci];
 
@@ -287,7 +288,9 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 	e->name = s->owns_names ? xstrdup(name) : (char *)(uintptr_t)name;
 	e->kind = kind;
 	stats_hist_init(&e->h);
-	if (kind == STATS_COUNTER) {
+	if (kind == STATS_COUNTER && where) {
+		e->value = where;
+	} else if (kind == STATS_COUNTER) {
 		if (!s->nvchunks || s->vchunk_used == STATS_CHUNK) {
 			s->vchunks = xrealloc(s->vchunks, (s->nvchunks + 1) * sizeof(*s->vchunks));
 			s->vchunks[s->nvchunks++] = xcalloc(STATS_CHUNK, sizeof(uint64_t));
@@ -302,12 +305,17 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 
 uint64_t *stats_counter(stats_set *s, size_t ci, const char *name)
 {
-	return entry_add(s, ci, name, STATS_COUNTER)->value;
+	return entry_add(s, ci, name, STATS_COUNTER, NULL)->value;
+}
+
+void stats_counter_at(stats_set *s, size_t ci, const char *name, uint64_t *where)
+{
+	entry_add(s, ci, name, STATS_COUNTER, where);
 }
 
 stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name)
 {
-	return &entry_add(s, ci, name, STATS_HIST)->h;
+	return &entry_add(s, ci, name, STATS_HIST, NULL)->h;
 }
 
 /* --- packing ------------------------------------------------------------ */
@@ -404,7 +412,7 @@ static void unpack_comp(stats_set *t, pack_r *r)
 			r->bad = 1;
 			return;
 		}
-		stats_entry *e = entry_add(t, ci, name, (enum stats_kind)kind);
+		stats_entry *e = entry_add(t, ci, name, (enum stats_kind)kind, NULL);
 		if (kind == STATS_COUNTER)
 			pack_get(r, e->value, 8);
 		else

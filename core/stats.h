@@ -182,6 +182,12 @@ void stats_set_free(stats_set *s);
 size_t stats_comp_add(stats_set *s, uint32_t id);
 /* stats_counter - register a counter of component index @ci. */
 uint64_t *stats_counter(stats_set *s, size_t ci, const char *name);
+/*
+ * stats_counter_at - register a counter of component index @ci whose value
+ * lives at @where (zeroed, in the caller's memory, alive until the set is
+ * freed): a model keeps a hot counter beside the state it updates with it.
+ */
+void stats_counter_at(stats_set *s, size_t ci, const char *name, uint64_t *where);
 /* stats_histogram - register a histogram of component index @ci. */
 stats_hist *stats_histogram(stats_set *s, size_t ci, const char *name);
 

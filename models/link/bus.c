@@ -546,14 +546,14 @@ static int read_params(bus *b, const cfg *cf, cxl_err *err)
 
 static void register_stats(sim_comp *c, bus *b)
 {
-	b->pkts[0] = sim_stat_counter(c, "pkts_d0");
-	b->pkts[1] = sim_stat_counter(c, "pkts_d1");
-	b->wire[0] = sim_stat_counter(c, "wire_bytes_d0");
-	b->wire[1] = sim_stat_counter(c, "wire_bytes_d1");
-	b->payload[0] = sim_stat_counter(c, "payload_bytes_d0");
-	b->payload[1] = sim_stat_counter(c, "payload_bytes_d1");
-	b->busy[0] = sim_stat_counter(c, "busy_ps_d0");
-	b->busy[1] = sim_stat_counter(c, "busy_ps_d1");
+	sim_stat_counter_at(c, "pkts_d0", &b->pkts[0]);
+	sim_stat_counter_at(c, "pkts_d1", &b->pkts[1]);
+	sim_stat_counter_at(c, "wire_bytes_d0", &b->wire[0]);
+	sim_stat_counter_at(c, "wire_bytes_d1", &b->wire[1]);
+	sim_stat_counter_at(c, "payload_bytes_d0", &b->payload[0]);
+	sim_stat_counter_at(c, "payload_bytes_d1", &b->payload[1]);
+	sim_stat_counter_at(c, "busy_ps_d0", &b->busy[0]);
+	sim_stat_counter_at(c, "busy_ps_d1", &b->busy[1]);
 	b->queued_end = sim_stat_counter(c, "queued_at_end");
 	b->held_end[0] = sim_stat_counter(c, "credits_held_p0");
 	b->held_end[1] = sim_stat_counter(c, "credits_held_p1");

@@ -169,10 +169,11 @@ struct bus {
 	cxl_fc fc;                /* the bus's own held credits, per port (cxl_fc.h) */
 	series *ts_busy[2];       /* time series busy_ps_d<d> (half duplex: both are the
 				     transmitter's busy_ps), ps per period; NULL: off */
-	uint64_t *pkts[2];        /* stat pkts_d<d>: TLP transmissions (replays included) */
-	uint64_t *wire[2];        /* stat wire_bytes_d<d>: their bytes, B */
-	uint64_t *payload[2];     /* stat payload_bytes_d<d>: payload of first transmissions, B */
-	uint64_t *busy[2];        /* stat busy_ps_d<d>: wire d busy (TLPs, DLLPs, turnaround), ps */
+	/* statistics updated per packet, kept here (sim_stat_counter_at): */
+	uint64_t pkts[2];         /* stat pkts_d<d>: TLP transmissions (replays included) */
+	uint64_t wire[2];         /* stat wire_bytes_d<d>: their bytes, B */
+	uint64_t payload[2];      /* stat payload_bytes_d<d>: payload of first transmissions, B */
+	uint64_t busy[2];         /* stat busy_ps_d<d>: wire d busy (TLPs, DLLPs, turnaround), ps */
 	cxl_credits cr[2];        /* credits held towards the peer on port p */
 	series *ts_queued[2];     /* time series queued_ps_d<d>: packets in direction d's
 				     FIFOs x ps (waiting to be sent); NULL: off */

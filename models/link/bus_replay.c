@@ -439,7 +439,7 @@ void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx)
 	int w = tx->dir;
 	cxl_event *ev = sim_event_new(c);
 
-	*b->busy[w] += tx->span;
+	b->busy[w] += tx->span;
 	series_span(b->ts_busy[w], sim_now(c) - tx->span, sim_now(c));
 	ev->pkt.addr = tx->seq;
 	if (tx->what == BUS_TX_DLLP) {
@@ -453,10 +453,10 @@ void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx)
 		return;
 	}
 	bus_dll *l = &b->dl[w];
-	(*b->pkts[w])++;
-	*b->wire[w] += b->header + tx->size;
+	b->pkts[w]++;
+	b->wire[w] += b->header + tx->size;
 	if (tx->what == BUS_TX_NEW) {
-		*b->payload[w] += tx->size;
+		b->payload[w] += tx->size;
 		(*l->tlps)++;
 		cxl_grant(c, (uint16_t)w, tx->vc, 1);
 	} else {

@@ -200,10 +200,10 @@ static void send_ahead(sim_comp *c, bus *b, int t)
 	tx->cur = NULL;
 	tx->vt = end;
 	tx->nsent = (uint8_t)(rank + 2);
-	(*b->pkts[d])++;
-	*b->wire[d] += bus__wire_bytes(b, tx->size);
-	*b->payload[d] += tx->size;
-	*b->busy[d] += tx->span;
+	b->pkts[d]++;
+	b->wire[d] += bus__wire_bytes(b, tx->size);
+	b->payload[d] += tx->size;
+	b->busy[d] += tx->span;
 	ev->pkt.hops++;
 	cxl_lat_until(&ev->pkt, CXL_LAT_SER, end);
 	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
@@ -360,10 +360,10 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 	int d = tx->dir;
 
 	tx->cur = NULL;
-	(*b->pkts[d])++;
-	*b->wire[d] += bus__wire_bytes(b, tx->size);
-	*b->payload[d] += tx->size;
-	*b->busy[d] += tx->span;
+	b->pkts[d]++;
+	b->wire[d] += bus__wire_bytes(b, tx->size);
+	b->payload[d] += tx->size;
+	b->busy[d] += tx->span;
 	series_span(b->ts_busy[d], sim_now(c) - tx->span, sim_now(c));
 	if (ev) { /* store-and-forward: the whole packet is over */
 		ev->pkt.hops++;

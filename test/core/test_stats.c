@@ -242,6 +242,30 @@ START_TEST(test_stats_counters_dense)
 }
 END_TEST
 
+/* A counter kept in the caller's memory is registered, packed and merged like any. */
+START_TEST(test_stats_counter_at_caller_memory)
+{
+	stats_set reg, tab;
+	uint64_t mine[2] = { 0, 0 };
+
+	stats_set_init(&reg);
+	stats_set_init(&tab);
+	size_t ci = stats_comp_add(&reg, 3);
+	uint64_t *a = stats_counter(&reg, ci, "a");
+	stats_counter_at(&reg, ci, "b", &mine[1]);
+	*a = 5;
+	mine[1] = 42;
+	ck_assert_ptr_eq(stats_get(stats_find(&reg, 3), "b")->value, &mine[1]);
+	pack_into(&tab, &reg);
+	ck_assert_int_eq(stats_table_sort(&tab, NULL), 0);
+	ck_assert_uint_eq(*stats_get(stats_find(&tab, 3), "a")->value, 5);
+	ck_assert_uint_eq(*stats_get(stats_find(&tab, 3), "b")->value, 42);
+	stats_set_free(&reg);
+	stats_set_free(&tab);
+	ck_assert_uint_eq(mine[1], 42); /* the set never frees or clears it */
+}
+END_TEST
+
 enum { MERGE_NCOMP = 60 };
 
 /* Rank of the @idx-th component under split @way into @nranks sets. */
@@ -617,6 +641,7 @@ Suite *stats_suite(void)
 	tcase_add_test(merge, test_stats_pack_round_trip_far_pages);
 	tcase_add_test(merge, test_stats_registry_pointers_stable);
 	tcase_add_test(registry, test_stats_counters_dense);
+	tcase_add_test(merge, test_stats_counter_at_caller_memory);
 	tcase_add_test(merge, test_stats_merge_same_table_any_split);
 	tcase_add_test(malformed, test_stats_table_add_truncated);
 	tcase_add_test(malformed, test_stats_table_add_trailing_bytes);
