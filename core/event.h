@@ -52,7 +52,6 @@ enum cxl_owner {
 	CXL_OWN_OUTBOX,   /* in an outbound batch to another rank */
 	CXL_OWN_HANDLER,  /* being handled; freed when the handler returns */
 	CXL_OWN_MODEL,    /* kept by a model (sim_event_keep) */
-	CXL_OWN_LAZY,     /* a lazy event waiting with its destination (core/sim_lazy.c) */
 };
 
 typedef struct cxl_event cxl_event;

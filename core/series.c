@@ -147,11 +147,9 @@ void series_set_free(series_set *s)
 		}
 		free(c->s);
 	}
-	for (size_t k = 0; k < s->nchunks; k++)
-		free(s->chunks[k]);
+	carve_free(&s->store);
 	for (size_t i = 0; i < s->nh; i++)
 		hist_free(s->h[i]);
-	free(s->chunks);
 	free(s->c);
 	free(s->h);
 	series_set_init(s, 0);
@@ -181,12 +179,7 @@ static const series *find_name(const series_comp *c, const char *name)
 /* A new series of @c, carved from the set's chunks (a component's lie together). */
 static series *add_series(series_set *s, series_comp *c, const char *name, uint8_t kind)
 {
-	if (!s->nchunks || s->chunk_used == SERIES_CHUNK) {
-		s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof(*s->chunks));
-		s->chunks[s->nchunks++] = xcalloc(SERIES_CHUNK, sizeof(series));
-		s->chunk_used = 0;
-	}
-	series *x = &s->chunks[s->nchunks - 1][s->chunk_used++];
+	series *x = carve_take(&s->store, SERIES_CHUNK, sizeof(*x));
 
 	x->name = xstrdup(name);
 	x->kind = kind;

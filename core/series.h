@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/carve.h"
 #include "core/ckpt.h"
 #include "core/err.h"
 #include "core/pack.h"
@@ -116,9 +117,7 @@ struct series_set {
 	series_comp *c;    /* components (table: sorted by id) */
 	size_t n;          /* components */
 	size_t cap;        /* capacity of c */
-	series **chunks;   /* series storage, SERIES_CHUNK each */
-	size_t nchunks;    /* chunks allocated */
-	size_t chunk_used; /* series used in the last chunk */
+	carve store;       /* series storage, SERIES_CHUNK to a chunk (core/carve.h) */
 	series_hist **h;   /* aggregates (table: sorted by name) */
 	size_t nh;         /* aggregates */
 	size_t caph;       /* capacity of h */

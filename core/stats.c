@@ -193,12 +193,8 @@ void stats_set_free(stats_set *s)
 		free(c->e);
 		free(c->index);
 	}
-	for (size_t k = 0; k < s->nchunks; k++)
-		free(s->chunks[k]);
-	free(s->chunks);
-	for (size_t k = 0; k < s->nvchunks; k++)
-		free(s->vchunks[k]);
-	free(s->vchunks);
+	carve_free(&s->entries);
+	carve_free(&s->values);
 	free(s->c);
 	stats_set_init(s);
 }
@@ -279,25 +275,12 @@ static stats_entry *entry_add(stats_set *s, size_t ci, const char *name,
 		c->cap = c->cap ? 2 * c->cap : 8;
 		c->e = xrealloc(c->e, c->cap * sizeof(*c->e));
 	}
-	if (!s->nchunks || s->chunk_used == STATS_CHUNK) {
-		s->chunks = xrealloc(s->chunks, (s->nchunks + 1) * sizeof(*s->chunks));
-		s->chunks[s->nchunks++] = xcalloc(STATS_CHUNK, sizeof(stats_entry));
-		s->chunk_used = 0;
-	}
-	stats_entry *e = &s->chunks[s->nchunks - 1][s->chunk_used++];
+	stats_entry *e = carve_take(&s->entries, STATS_CHUNK, sizeof(*e));
 	e->name = s->owns_names ? xstrdup(name) : (char *)(uintptr_t)name;
 	e->kind = kind;
 	stats_hist_init(&e->h);
-	if (kind == STATS_COUNTER && where) {
-		e->value = where;
-	} else if (kind == STATS_COUNTER) {
-		if (!s->nvchunks || s->vchunk_used == STATS_CHUNK) {
-			s->vchunks = xrealloc(s->vchunks, (s->nvchunks + 1) * sizeof(*s->vchunks));
-			s->vchunks[s->nvchunks++] = xcalloc(STATS_CHUNK, sizeof(uint64_t));
-			s->vchunk_used = 0;
-		}
-		e->value = &s->vchunks[s->nvchunks - 1][s->vchunk_used++];
-	}
+	if (kind == STATS_COUNTER)
+		e->value = where ? where : carve_take(&s->values, STATS_CHUNK, sizeof(uint64_t));
 	c->e[c->n++] = e;
 	index_add(c);
 	return e;

@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/carve.h"
 #include "core/err.h"
 #include "core/pack.h"
 
@@ -106,12 +107,8 @@ struct stats_set {
 	size_t n;       /* components */
 	size_t cap;     /* capacity of c */
 	int owns_names; /* 1: names are copied (merged tables, the engine's registry) */
-	stats_entry **chunks; /* entry storage, STATS_CHUNK entries each */
-	size_t nchunks;       /* chunks allocated */
-	size_t chunk_used;    /* entries used in the last chunk */
-	uint64_t **vchunks;   /* counter values, STATS_CHUNK each */
-	size_t nvchunks;      /* value chunks allocated */
-	size_t vchunk_used;   /* values used in the last value chunk */
+	carve entries;   /* entry storage, STATS_CHUNK to a chunk (core/carve.h) */
+	carve values;    /* counter values, STATS_CHUNK to a chunk */
 };
 
 /*

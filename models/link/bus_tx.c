@@ -96,6 +96,15 @@ sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes)
 	return ser;
 }
 
+/* count_tlp - the statistics of the TLP @tx sends in direction @d (first transmission). */
+static inline void count_tlp(bus *b, const bus_tx *tx, int d)
+{
+	b->pkts[d]++;
+	b->wire[d] += bus__wire_bytes(b, tx->size);
+	b->payload[d] += tx->size;
+	b->busy[d] += tx->span;
+}
+
 /*
  * start_pkt - the plain path's start of packet @ev of VC @v, just taken
  * from direction @d's FIFO (or never put there, bus__tx_start_now), on
@@ -200,10 +209,7 @@ static void send_ahead(sim_comp *c, bus *b, int t)
 	tx->cur = NULL;
 	tx->vt = end;
 	tx->nsent = (uint8_t)(rank + 2);
-	b->pkts[d]++;
-	b->wire[d] += bus__wire_bytes(b, tx->size);
-	b->payload[d] += tx->size;
-	b->busy[d] += tx->span;
+	count_tlp(b, tx, d);
 	ev->pkt.hops++;
 	cxl_lat_until(&ev->pkt, CXL_LAT_SER, end);
 	cxl_lat_add(&ev->pkt, CXL_LAT_LINK, b->latency);
@@ -293,6 +299,7 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
 	if (can_send(b, t))
 		arm(c, b, t, timer);
 }
+
 /**
  * bus__tx_start_now - packet @ev (kept) of VC @v has come in on port @d from
  * component @src: if the early-mode plain path would take it from its FIFO
@@ -360,10 +367,7 @@ static void done_plain(sim_comp *c, bus *b, bus_tx *tx)
 	int d = tx->dir;
 
 	tx->cur = NULL;
-	b->pkts[d]++;
-	b->wire[d] += bus__wire_bytes(b, tx->size);
-	b->payload[d] += tx->size;
-	b->busy[d] += tx->span;
+	count_tlp(b, tx, d);
 	series_span(b->ts_busy[d], sim_now(c) - tx->span, sim_now(c));
 	if (ev) { /* store-and-forward: the whole packet is over */
 		ev->pkt.hops++;
