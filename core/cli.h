@@ -33,6 +33,7 @@ struct cli_opts {
 	int quiet;               /* -q */
 	int verbose;             /* -v */
 	int eager;               /* --eager-events: queue lazy events too (core/sim_lazy.c) */
+	int check_lazy;          /* --check-lazy: check the lazy_ok contract (core/sim_lazy.c) */
 	const char *dot;         /* --dot FILE (with --check), NULL if none */
 	int nranks;              /* -n N (with --partition-only), 0 if not given */
 	int *prof_ranks;         /* --profile-ranks: rank counts to predict (owned) */

@@ -57,6 +57,8 @@ struct sim_opts {
 				    NULL: no checkpoints */
 	void *ckpt_ctx;          /* its context */
 	int eager;               /* --eager-events: queue lazy events too (sim_lazy.c) */
+	int check_lazy;          /* --check-lazy: check the models' lazy_ok contract at
+				    every absorb (sim_lazy.c) */
 };
 
 /* Per-rank figures of a finished run, gathered for the `run` section. */

@@ -639,6 +639,7 @@ static int simulate(app *a, cxl_err *err)
 		.ckpt_period = cfg_time(a->cf, "simulation.checkpoint_period"),
 		.ckpt_ctx = a,
 		.eager = a->opt.eager,
+		.check_lazy = a->opt.check_lazy,
 	};
 	int ck = ckpt_setup(a, err), rc0;
 	if (ck < 0)

@@ -36,11 +36,13 @@ struct lz_state {
 
 static int lz_recheck = 1;    /* the receiver calls sim_lazy_recheck when it turns busy */
 static int lz_absorb_sends;   /* a wrong absorb that sends */
+static int lz_check = 1;      /* opt.check_lazy (--check-lazy) */
 
 static void setup(void)
 {
 	lz_recheck = 1;
 	lz_absorb_sends = 0;
+	lz_check = 1;
 }
 
 static int lz_init(sim_comp *c, void *state, const cfg *cf, cxl_err *err)
@@ -135,6 +137,7 @@ static size_t lz_run(int eager, simt_rec *log, sim_rank_info *info)
 	graph_add_link(&g, 0, 0, 1, 0, 10, 1);
 	simt_open(&r, &g, "10us", 1);
 	r.e->opt.eager = eager;
+	r.e->opt.check_lazy = lz_check;
 	simt_log_n = 0;
 	simt_init(&r);
 	simt_go(&r);
@@ -180,6 +183,24 @@ START_TEST(test_lazy_missed_recheck_panics)
 }
 END_TEST
 
+/*
+ * Without --check-lazy the contract is not checked: the same wrong model runs
+ * to its end with results that differ from queuing every event, which is
+ * what the option (and t_lazy.sh, which runs with it) is there to catch.
+ */
+START_TEST(test_lazy_checks_off_without_option)
+{
+	sim_rank_info ie, il;
+
+	size_t ne = lz_run(1, log_eager, &ie);
+	lz_recheck = 0;
+	lz_check = 0;
+	size_t nl = lz_run(0, log_lazy, &il);
+	ck_assert_uint_gt(il.lazy_events, 0);
+	ck_assert(nl != ne || memcmp(log_eager, log_lazy, ne * sizeof(*log_lazy)));
+}
+END_TEST
+
 START_TEST(test_lazy_absorb_that_sends_panics)
 {
 	sim_rank_info info;
@@ -199,6 +220,7 @@ Suite *sim_lazy_suite(void)
 	tcase_add_test(tc, test_lazy_same_log_as_eager);
 	tcase_add_test_raise_signal(tc, test_lazy_missed_recheck_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_lazy_absorb_that_sends_panics, SIGABRT);
+	tcase_add_test(tc, test_lazy_checks_off_without_option);
 	suite_add_tcase(s, tc);
 	return s;
 }

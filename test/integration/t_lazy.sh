@@ -10,11 +10,12 @@
 lz() { json_num "$1/stats.json" "$2"; }
 
 # same_as_eager NAME ARGS... : default and --eager-events runs of ARGS give
-# the same results, and events + lazy_events (lazy) == events (eager)
+# the same results, and events + lazy_events (lazy) == events (eager); the
+# lazy run checks the models' lazy_ok contract at every absorb (--check-lazy)
 same_as_eager() {
 	local n=$1
 	shift
-	cxl 1 -q "$@" -o "$n.lazy" || fail "$n: lazy run failed" || return 1
+	cxl 1 -q "$@" -o "$n.lazy" --check-lazy || fail "$n: lazy run failed" || return 1
 	cxl 1 -q "$@" -o "$n.eager" --eager-events || fail "$n: eager run failed" || return 1
 	results "$n.lazy/stats.json" | cmp -s - <(results "$n.eager/stats.json") ||
 		fail "$n: results differ with --eager-events" || return 1
