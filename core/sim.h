@@ -186,7 +186,9 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
  * sim_lazy_recheck or sim_lazy_queue_port after any event that may turn
  * that answer to 0; such events are queued with their keys, as events.  A
  * peer on another rank, a peer without lazy_ok and `--eager-events` get
- * the event itself; a lazy_absorb that sends is a panic.
+ * the event itself.  `--check-lazy` checks a model's side (run a new
+ * model's tests with it): lazy_ok is asked again at the absorb, where a 0
+ * (a missed recheck) is a panic, and so is a lazy_absorb that sends.
  */
 void sim_send_port_lazy(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
 			uint8_t mclass, uint16_t aux);
