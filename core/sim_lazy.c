@@ -25,7 +25,7 @@
  * contract are checked with --check-lazy (opt.check_lazy), so a wrong model
  * fails loudly: lazy_ok is asked again at the absorb (the state then is
  * the state at K_L; a 0 means a recheck was missed), and a send while
- * absorbing is a panic.  The checks cost 4 % of the ring trace replay's
+ * absorbing is a panic.  The checks cost 3.8 % of the ring trace replay's
  * loop, so a plain run skips them; t_lazy.sh runs every system kind with
  * them, and --eager-events gives the reference results.  Results
  * are therefore identical to queuing every event (--eager-events), on any
@@ -163,8 +163,8 @@ static __attribute__((noinline)) void absorb_before_checked(sim_engine *e, sim_c
 }
 
 /*
- * The checks cost the ring trace replay 4 % of its loop instructions (450.8
- * -> 432.8 M at its default 1 ms), so they run with --check-lazy only
+ * The checks cost the ring trace replay 3.8 % of its loop instructions (450.8
+ * -> 433.7 M at its default 1 ms), so they run with --check-lazy only
  * (t_lazy.sh runs every system kind with it).
  */
 void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
