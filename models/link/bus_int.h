@@ -145,7 +145,7 @@ static inline sim_time bus__ser(const bus_rate *r, uint32_t bytes)
 typedef struct bus bus;
 struct bus {
 	/* read or written on the data path (every packet, credit and wake), first and
-	   together: the state is 1200 bytes, and a packet touches the first ~11 lines */
+	   together: a packet touches about 7 of the state's 19 lines (1176 bytes) */
 	int half;                 /* 1: one shared transmitter (half duplex) */
 	int early;                /* 1: the plain path sends each packet and its credit when
 				     its serialisation starts (bus_tx.c); 0: at its end */

@@ -7,7 +7,7 @@
  * ready `switch.latency` later; then it joins the FIFO of (i, v) with its
  * output port chosen by `switch.routing`:
  *   oblivious  fab_route_oblivious(): fixed per (source, destination)
- *   adaptive   fab_route_adaptive(): the minimal port with the fewest ready
+ *   adaptive   fab_route_adaptive_by(): the minimal port with the fewest ready
  *              packets waiting for it (ties from the oblivious pick)
  * An output forwards the head of an input FIFO that routes to it when it
  * holds a credit of that VC towards its bus.  Each output keeps the FIFOs
