@@ -483,15 +483,20 @@ static inline __attribute__((always_inline)) void send_lazy(sim_comp *c, uint16_
 	sim_comp *to = e->local[p->peer];
 
 	if (to && to->ops->lazy_ok && !e->opt.eager) {
+		sim__lazy_drop(e, to);
 		/* written where it will most likely stay: the slot after the last one */
 		sim_lazy tmp, *l = to->lazy_n < to->lazy_cap ? &to->lazy[to->lazy_n] : &tmp;
 		*l = (sim_lazy){ .time = send_time(c, d), .seq = seq, .src = c->id,
 				 .port = p->peer_port, .kind = kind, .aux = aux, .mclass = mclass };
 		if (to->ops->lazy_ok(to, to->state, l)) {
-			if (!e->rec && sim__lazy_push(e, to, l))
-				return;
-			tmp = *l;
-			sim__lazy_add(e, to, &tmp);
+			if (e->rec || !sim__lazy_push(e, to, l)) {
+				tmp = *l;
+				sim__lazy_add(e, to, &tmp);
+				l = &tmp;
+			}
+			/* applied now, once kept (sim__lazy_add may drop those arrived) */
+			if (!e->opt.check_lazy)
+				sim__lazy_apply(to, l, 1);
 			return;
 		}
 	}
@@ -788,9 +793,13 @@ void sim__process(sim_engine *e, sim_time until)
 		cxl_event *ev = evq_pop(&e->q);
 		sim_comp *c = e->local[ev->dst];
 		prefetch_next(e);
-		if (c->lazy_n && lazy_first(c, ev))
+		/* lazy events are applied at their send (sim_lazy.c); --check-lazy
+		   absorbs them here instead, before their receiver's next event */
+		if (e->opt.check_lazy && c->lazy_n && lazy_first(c, ev))
 			sim__lazy_before(e, c, ev);
 		e->now = ev->time;
+		e->cur_tie = (uint64_t)ev->dst << 32 | ev->src;
+		e->cur_seq = ev->seq;
 		ev->owner = CXL_OWN_HANDLER;
 		evprof_count(e, c->ops, ev->kind);
 		c->ops->event(c, c->state, ev);

@@ -65,7 +65,7 @@ typedef void model_finish_fn(sim_comp *c, void *state);
 typedef void model_ckpt_fn(sim_comp *c, void *state, ckpt *k);
 typedef struct sim_lazy sim_lazy;
 typedef int model_lazy_fn(const sim_comp *c, const void *state, const sim_lazy *l);
-typedef void model_absorb_fn(sim_comp *c, void *state, const sim_lazy *l);
+typedef void model_absorb_fn(sim_comp *c, void *state, const sim_lazy *l, int dir);
 
 /*
  * A lazy event (sim_send_port_lazy) while it waits with its destination:
@@ -96,11 +96,12 @@ struct model_ops {
 				     ("host workload"): the per-component overrides of
 				     these groups apply to it (cfg.h); NULL for none */
 	model_ckpt_fn *ckpt;      /* optional: checkpoint save/restore (ckpt.h) */
-	model_lazy_fn *lazy_ok;   /* optional: may the lazy event @l wait for this
-				     component's next event?  See sim_send_port_lazy;
-				     NULL: every event is queued */
-	model_absorb_fn *lazy_absorb; /* required with lazy_ok: handle a lazy event that
-				     lazy_ok let wait (its effect must equal event()'s there) */
+	model_lazy_fn *lazy_ok;   /* optional: may the lazy event @l wait with this
+				     component instead of being queued?  See
+				     sim_send_port_lazy; NULL: every event is queued */
+	model_absorb_fn *lazy_absorb; /* required with lazy_ok: add (@dir +1) or take back
+				     (-1) the effect of a lazy event lazy_ok let wait: a
+				     count that only grows, which event() would have added */
 };
 
 typedef struct sim_port sim_port;
@@ -126,6 +127,8 @@ struct sim_comp {
 	uint32_t lazy_lo, lazy_n, lazy_cap;
 	uint32_t id;             /* global component id */
 	uint32_t nports;         /* ports (from the graph's links) */
+	uint32_t lazy_early;     /* what the waiting ones applied at their send (sum of
+				    aux; sim_lazy_early): 0 if none */
 	/* second line */
 	const sim_port *ports;   /* port table, index = port number */
 	const sim_time *clock;   /* the engine's current time */
@@ -176,24 +179,38 @@ void sim_send_port_seq(sim_comp *c, cxl_event *ev, uint16_t port, sim_time delay
  * in without acting on it (a credit reaching a port with nothing waiting
  * for it).  Such an event is neither built nor queued: the engine keeps
  * its key and payload with the peer (a sim_lazy, core/sim_lazy.c) and
- * hands it to the peer's lazy_absorb, in key order, just before the peer's
- * next event with a later key (or at the end, or at a checkpoint cut).
- * The results are exactly those of a queued event.  The peer's
- * lazy_ok(l) is asked when it is sent: it must answer 1 only if handling
- * the event at its key, given the peer's state now, would send nothing
- * and change nothing but what lazy_absorb changes, whatever other lazy
- * events come before it.  While it waits, the peer's model must call
- * sim_lazy_recheck or sim_lazy_queue_port after any event that may turn
- * that answer to 0; such events are queued with their keys, as events.  A
- * peer on another rank, a peer without lazy_ok and `--eager-events` get
- * the event itself.  `--check-lazy` checks a model's side (run a new
- * model's tests with it): lazy_ok is asked again at the absorb, where a 0
- * (a missed recheck) is a panic, and so is a lazy_absorb that sends.
+ * hands it at once to the peer's lazy_absorb (+1), which adds to a count;
+ * the peer's model reads that count less what has not arrived yet
+ * (sim_lazy_early; for credits, cxl_credit_has).  The results are exactly
+ * those of a queued event.  The peer's lazy_ok(l) is asked when it is
+ * sent: it must answer 1 only if handling the event at its key, given the
+ * peer's state now, would send nothing and change nothing but what
+ * lazy_absorb changes, whatever other lazy events come before it.  While
+ * it is on its way, the peer's model must call sim_lazy_recheck or
+ * sim_lazy_queue_port after any event that may turn that answer to 0; such
+ * events are taken back (lazy_absorb -1) and queued with their keys, as
+ * events.  A peer on another rank, a peer without lazy_ok and
+ * `--eager-events` get the event itself.  `--check-lazy` checks a model's
+ * side (run a new model's tests with it): the engine then absorbs each
+ * lazy event just before the peer's next event with a later key instead,
+ * asks lazy_ok again there, where a 0 (a missed recheck) is a panic, and
+ * so is a lazy_absorb that sends.
  */
 void sim_send_port_lazy(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
 			uint8_t mclass, uint16_t aux);
 void sim__lazy_recheck(sim_comp *c);
 void sim__lazy_queue_port(sim_comp *c, uint16_t port);
+uint64_t sim__lazy_early(sim_comp *c, uint16_t port, uint8_t mclass);
+
+/*
+ * sim__lazy_waiting - may a lazy event still be on its way to @c?  Not if
+ * the last one kept (the latest) is due before now: the rest have arrived
+ * too (the engine drops them when it next looks, core/sim_lazy.c).
+ */
+static inline int sim__lazy_waiting(const sim_comp *c)
+{
+	return c->lazy_n && c->lazy[c->lazy_n - 1].time >= *c->clock;
+}
 
 /*
  * sim_lazy_recheck - a model with lazy_ok calls this at the end of every
@@ -204,7 +221,7 @@ void sim__lazy_queue_port(sim_comp *c, uint16_t port);
  */
 static inline void sim_lazy_recheck(sim_comp *c)
 {
-	if (c->lazy_n)
+	if (sim__lazy_waiting(c))
 		sim__lazy_recheck(c);
 }
 
@@ -215,8 +232,21 @@ static inline void sim_lazy_recheck(sim_comp *c)
  */
 static inline void sim_lazy_queue_port(sim_comp *c, uint16_t port)
 {
-	if (c->lazy_n)
+	if (sim__lazy_waiting(c))
 		sim__lazy_queue_port(c, port);
+}
+
+/*
+ * sim_lazy_early - how much of what lazy_absorb counted on @port for class
+ * @mclass has not arrived yet: lazy events are applied at their send, so
+ * a count a model with lazy_ok keeps runs ahead of the true one by this
+ * (core/sim_lazy.c).  A model reads such a count only through this; since
+ * c->lazy_early bounds it for every port and class, a count above
+ * c->lazy_early needs no call (cxl_credit_has).  0 with --check-lazy.
+ */
+static inline uint64_t sim_lazy_early(sim_comp *c, uint16_t port, uint8_t mclass)
+{
+	return c->lazy_early && sim__lazy_waiting(c) ? sim__lazy_early(c, port, mclass) : 0;
 }
 void sim_send_port_lazy_seq(sim_comp *c, uint16_t port, sim_time delay, uint16_t kind,
 			    uint8_t mclass, uint16_t aux, uint64_t seq);

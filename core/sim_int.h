@@ -47,6 +47,8 @@ struct sim_engine {
 	uint64_t lazy_events;    /* lazy events handled without the queue (sim_lazy.c) */
 	uint64_t lazy_added;     /* lazy events kept with their destination so far */
 	int lazy_in;             /* 1 while a lazy event is handled (sim_lazy.c) */
+	uint64_t cur_tie;        /* the key of the event being handled (with now): */
+	uint64_t cur_seq;        /* (dst << 32 | src, seq), as evq.h's; sim__lazy_due */
 	uint64_t windows;        /* windows completed */
 	uint64_t remote_out;     /* events posted to other ranks */
 	sim_time sent_min;       /* earliest event posted to another rank this window */
@@ -81,13 +83,16 @@ struct sim_engine {
 #define SIM_PROGRESS_MASK 0xffffu
 
 /*
- * Lazy events (sim_lazy.c; sim.h sim_send_port_lazy).  sim__lazy_add keeps
- * @l (its key set) with @to; sim__lazy_before handles @to's lazy events
- * that order before @next, the event it is about to handle; sim__lazy_settle
- * handles every lazy event before @until (a checkpoint cut: sim_engine_save
- * writes the rest as queued events, sim__lazy_event); sim__lazy_finish
- * handles those before @until and drops the rest (the end); sim__lazy_min
- * is the earliest time of a waiting one (SIM_TIME_MAX: none).
+ * Lazy events (sim_lazy.c; sim.h sim_send_port_lazy).  The send keeps @l
+ * (its key set) with @to (sim__lazy_push inline, else sim__lazy_add) and,
+ * in plain runs, applies it there (sim__lazy_apply); with --check-lazy
+ * sim__lazy_before absorbs @to's lazy events that order before @next, the
+ * event it is about to handle.  sim__lazy_settle handles every lazy event
+ * before @until and takes back the rest (a checkpoint cut: sim_engine_save
+ * writes them as queued events, sim__lazy_event; sim__lazy_resume applies
+ * them again); sim__lazy_finish handles those before @until and drops the
+ * rest (the end); sim__lazy_min is the earliest time of one still on its
+ * way (SIM_TIME_MAX: none).
  */
 
 /* sim__key_lt - the rest of evq.h's key for one destination: (time, src, seq) a < b? */
@@ -110,6 +115,35 @@ static inline int sim__lazy_before_ev(const sim_lazy *a, const cxl_event *b)
 }
 
 /*
+ * sim__lazy_due - does lazy event @l, waiting with @to, order before the
+ * event being handled (evq.h's whole key: time, dst, src, seq)?  Outside a
+ * handler: before the last one handled.
+ */
+static inline int sim__lazy_due(const sim_engine *e, const sim_comp *to, const sim_lazy *l)
+{
+	uint64_t tie = (uint64_t)to->id << 32 | l->src;
+
+	if (l->time != e->now)
+		return l->time < e->now;
+	return tie != e->cur_tie ? tie < e->cur_tie : l->seq < e->cur_seq;
+}
+
+/*
+ * sim__lazy_drop - the events waiting with @to, applied at their send (not
+ * --check-lazy), have all arrived if the last (the latest) is due before
+ * now: dropped at once, before a send writes the next one's slot.
+ */
+static inline void sim__lazy_drop(sim_engine *e, sim_comp *to)
+{
+	uint32_t n = to->lazy_n;
+
+	if (n > to->lazy_lo && to->lazy[n - 1].time < e->now && !e->opt.check_lazy) {
+		e->lazy_events += n - to->lazy_lo;
+		to->lazy_lo = to->lazy_n = to->lazy_early = 0;
+	}
+}
+
+/*
  * sim__lazy_push - keep @l with @to if it comes after every event waiting
  * there and there is room: the common case, inline in the send.  @l may be
  * the free slot after the last (the send writes it there), which is then
@@ -129,9 +163,22 @@ static inline int sim__lazy_push(sim_engine *e, sim_comp *to, const sim_lazy *l)
 }
 
 void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l);
-/* sim__lazy_before: call only if the first waiting event orders before @next */
+/*
+ * sim__lazy_apply - lazy_absorb @l into @to's state with sign @dir (+1 at
+ * the send of an event @to lets wait, -1 to take it back), and count it in
+ * to->lazy_early.
+ */
+static inline void sim__lazy_apply(sim_comp *to, const sim_lazy *l, int dir)
+{
+	to->ops->lazy_absorb(to, to->state, l, dir);
+	to->lazy_early += dir > 0 ? l->aux : -(uint32_t)l->aux;
+}
+/* sim__lazy_before: --check-lazy; call only if the first waiting event orders before @next */
 void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next);
+/* sim__lazy_settle: a cut at @until (those before: arrived; the rest taken back),
+   sim__lazy_resume: after the checkpoint's write, apply the rest again */
 void sim__lazy_settle(sim_engine *e, sim_time until);
+void sim__lazy_resume(sim_engine *e);
 void sim__lazy_finish(sim_engine *e, sim_time until);
 sim_time sim__lazy_min(const sim_engine *e);
 /* sim__lazy_event - make the zeroed @ev the event lazy event @l of @to stands for (owner kept). */

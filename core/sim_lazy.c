@@ -8,43 +8,52 @@
  * before K_s has run, so S's model answers lazy_ok(L) from the state S has
  * after its last event before K_s.  Yes means: handling L at K_L from that
  * state would send nothing and change nothing but what lazy_absorb
- * changes (a credit count).  S may have more events between K_s and K_L;
- * after any one that may turn the answer to no, S's model calls
+ * changes (a count that only grows).  S may have more events between K_s
+ * and K_L; after any one that may turn the answer to no, S's model calls
  * sim_lazy_recheck or sim_lazy_queue_port and the engine queues L, with
- * its own key.  So if L still waits at K_L, S's state then is the one it
- * had after its last event before K_L, and absorbing L at any point before
- * S's next event has the same effect as handling it at K_L: the engine
- * absorbs it just before that event (sim__lazy_before: every waiting event
- * whose key orders before it), or at the end of the run
- * (sim__lazy_finish), or at a checkpoint cut (sim__lazy_settle; the later
- * ones keep waiting, and the checkpoint saves them as queued events,
- * ckpt_engine.c).  They are never queued there: the run may be in its
- * last stretch, where only credits are left, and the loop has decided
- * from the queue alone whether to go on.  Other components see no difference: absorbing
- * sends nothing and models read only their own state.  Both halves of the
- * contract are checked with --check-lazy (opt.check_lazy), so a wrong model
- * fails loudly: lazy_ok is asked again at the absorb (the state then is
- * the state at K_L; a 0 means a recheck was missed), and a send while
- * absorbing is a panic.  The checks cost 3.8 % of the ring trace replay's
- * loop, so a plain run skips them; t_lazy.sh runs every system kind with
- * them, and --eager-events gives the reference results.  Results
- * are therefore identical to queuing every event (--eager-events), on any
- * rank count: a lazy send to another rank is an ordinary message, queued
- * where it arrives (t_lazy.sh).
+ * its own key.  So if L still waits at K_L, handling it there would only
+ * have added to the count, and the count is all that differs.
+ *
+ * Applied at the send.  The engine applies L at once (lazy_absorb, +1) and
+ * keeps its key, so S's count runs ahead of the true one by the events
+ * applied that have not arrived yet.  S's model reads such a count only
+ * through sim_lazy_early (cxl_credit_has for the credit counts): c->lazy_early
+ * bounds the lead, so a count above it is known to be above 0 with no look
+ * at the keys; only a count at or below it takes in the events that have
+ * arrived (key before the event being handled) and subtracts the ones that
+ * have not, for that port and class: the true count.  An event queued after
+ * all (requeue) is taken back first (lazy_absorb, -1).  An event that has
+ * arrived is dropped from the array whenever the engine looks (take): with
+ * the last one arrived, all at once.  A checkpoint cut takes back those
+ * after it (they are saved as queued events, ckpt_engine.c) and applies
+ * them again after the write; the end takes back those after it (pending,
+ * like queued ones).
+ *
+ * Why so.  Absorbing each lazy event just before its receiver's next event
+ * needs a test of the receiver's first waiting key at every dispatch, true
+ * for 297817 of the ring trace replay's 538504 events (issue 16; its
+ * default 1 ms): a branch no predictor learns, then a loop of absorbs.
+ * Counted at the send instead, the ring's loop is 13 % faster (core/README.md,
+ * "Performance": "Credits counted at their send").
+ *
+ * --check-lazy (opt.check_lazy) keeps the first way, so that a wrong model
+ * fails loudly: events are not applied at the send, the dispatch absorbs
+ * them just before their receiver's next event, lazy_ok is asked again
+ * there (S's state is then its state at K_L; a 0 means a missed recheck)
+ * and a send while absorbing is a panic.  t_lazy.sh runs every system
+ * kind both ways against --eager-events.  Results are identical to queuing
+ * every event, on any rank count: a lazy send to another rank is an
+ * ordinary message, queued where it arrives (t_lazy.sh).
  *
  * What it costs.  A waiting event is not an event: its key and payload
  * (a sim_lazy, 32 bytes, sim.h) sit in its destination's array, sorted by
  * key (most arrive in order: one sender per port, times non-decreasing;
  * the send writes them straight into the next free slot, and an
- * out-of-order one is inserted from the end).  The event is built from the
- * pool only if it is queued after all (requeue), and written out as one
- * by a checkpoint (sim__lazy_event).  The dispatch loop tests one count
- * per event; a lazy event costs an array slot and an absorb (a credit
- * count) instead of a pool event, a queue push, a pop and a handler.  It
- * stays until its destination's next event, so many wait at once (on
- * rack-4096 more than the queued events; models/fabric/fab_estimate.c),
- * a third of the memory they took as events.  run.events counts queued
- * events only; run.lazy_events counts these.
+ * out-of-order one is inserted from the end).  A full array first drops
+ * the events that have arrived, then grows.  The event is built from the
+ * pool only if it is queued after all (requeue), and written out as one by
+ * a checkpoint (sim__lazy_event).  run.events counts queued events only;
+ * run.lazy_events counts these, once arrived.
  *
  * The rank profile (profile.h) logs a lazy send with PROF_LAZY on its dst;
  * the flag is cleared if the event is queued later.  Its replay counts a
@@ -55,6 +64,32 @@
 
 #include "core/sim_int.h"
 #include "core/xmalloc.h"
+
+/* applied - are @e's lazy events applied at their send (not with --check-lazy)? */
+static inline int applied(const sim_engine *e)
+{
+	return !e->opt.check_lazy;
+}
+
+/*
+ * take - drop every event waiting with @c that has arrived (sim__lazy_due,
+ * applied at its send): all at once if the last one has.  Not with
+ * --check-lazy (the dispatch absorbs them there).
+ */
+static void take(sim_engine *e, sim_comp *c)
+{
+	if (!c->lazy_n || !applied(e))
+		return;
+	if (sim__lazy_due(e, c, &c->lazy[c->lazy_n - 1])) {
+		e->lazy_events += c->lazy_n - c->lazy_lo;
+		c->lazy_lo = c->lazy_n = c->lazy_early = 0;
+		return;
+	}
+	while (sim__lazy_due(e, c, &c->lazy[c->lazy_lo])) {
+		c->lazy_early -= c->lazy[c->lazy_lo++].aux;
+		e->lazy_events++;
+	}
+}
 
 void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l)
 {
@@ -67,6 +102,8 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l)
 	if (sim__lazy_push(e, to, l))
 		return;
 	e->lazy_added++;
+	if (to->lazy_n == to->lazy_cap)
+		take(e, to); /* those before the sender's event have arrived */
 	if (to->lazy_n == to->lazy_cap) {
 		if (to->lazy_lo) { /* slide the live part down */
 			memmove(to->lazy, to->lazy + to->lazy_lo,
@@ -86,6 +123,17 @@ void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l)
 	to->lazy[i] = *l;
 }
 
+uint64_t sim__lazy_early(sim_comp *c, uint16_t port, uint8_t mclass)
+{
+	uint64_t early = 0;
+
+	take(c->eng, c);
+	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
+		if (c->lazy[i].port == port && c->lazy[i].mclass == mclass)
+			early += c->lazy[i].aux;
+	return early;
+}
+
 void sim__lazy_event(const sim_comp *to, const sim_lazy *l, cxl_event *ev)
 {
 	ev->time = l->time;
@@ -99,8 +147,9 @@ void sim__lazy_event(const sim_comp *to, const sim_lazy *l, cxl_event *ev)
 }
 
 /*
- * handle - absorb @c's first waiting event (lazy_absorb: no clock, no send);
- * @check (--check-lazy, a constant where it is inlined): ask lazy_ok again.
+ * handle - --check-lazy: absorb @c's first waiting event (lazy_absorb: no
+ * clock, no send); @check (a constant where it is inlined): ask lazy_ok
+ * again.  Applied events (plain runs) are only dropped (take).
  */
 static inline __attribute__((always_inline)) void handle(sim_engine *e, sim_comp *c, int check)
 {
@@ -111,7 +160,7 @@ static inline __attribute__((always_inline)) void handle(sim_engine *e, sim_comp
 		CXL_PANIC("%s: a lazy event (kind %u, port %u, %llu ps) waited while the port was "
 			  "busy: its model missed a sim_lazy_recheck", c->name, l->kind, l->port,
 			  (unsigned long long)l->time);
-	c->ops->lazy_absorb(c, c->state, l);
+	c->ops->lazy_absorb(c, c->state, l, 1);
 	if (c->lazy_lo == c->lazy_n)
 		c->lazy_lo = c->lazy_n = 0;
 	e->lazy_events++;
@@ -134,50 +183,30 @@ static inline struct absorb_mark absorb_begin(sim_engine *e)
 	return (struct absorb_mark){ evq_size(&e->q), e->remote_out, e->lazy_added };
 }
 
-static inline void absorb_end(sim_engine *e, const sim_comp *c, const struct absorb_mark *m,
-			      int check)
+static inline void absorb_end(sim_engine *e, const sim_comp *c, const struct absorb_mark *m)
 {
 	e->lazy_in = 0;
-	if (check && (evq_size(&e->q) != m->queued || e->remote_out != m->posted ||
-		      e->lazy_added != m->kept))
+	if (evq_size(&e->q) != m->queued || e->remote_out != m->posted ||
+	    e->lazy_added != m->kept)
 		CXL_PANIC("%s sent while it absorbed a lazy event", c->name);
 }
 
-/* absorb_before - sim__lazy_before, checked if @check (a constant: two copies) */
-static inline __attribute__((always_inline)) void absorb_before(sim_engine *e, sim_comp *c,
-								const cxl_event *next, int check)
+/* --check-lazy: absorb @c's waiting events that order before @next, checked. */
+void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
 {
 	struct absorb_mark m = absorb_begin(e);
 
 	do
-		handle(e, c, check);
+		handle(e, c, 1);
 	while (c->lazy_n && sim__lazy_before_ev(&c->lazy[c->lazy_lo], next));
-	absorb_end(e, c, &m, check);
+	absorb_end(e, c, &m);
 }
 
-/* noinline: the unchecked path then saves fewer registers */
-static __attribute__((noinline)) void absorb_before_checked(sim_engine *e, sim_comp *c,
-							    const cxl_event *next)
+/* queue - make waiting event @l of @c an ordinary queued event (taken back first). */
+static void queue(sim_engine *e, sim_comp *c, const sim_lazy *l)
 {
-	absorb_before(e, c, next, 1);
-}
-
-/*
- * The checks cost the ring trace replay 3.8 % of its loop instructions (450.8
- * -> 433.7 M at its default 1 ms), so they run with --check-lazy only
- * (t_lazy.sh runs every system kind with it).
- */
-void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
-{
-	if (e->opt.check_lazy)
-		absorb_before_checked(e, c, next);
-	else
-		absorb_before(e, c, next, 0);
-}
-
-/* queue - make waiting event @l of @c an ordinary queued event. */
-static void queue(sim_engine *e, const sim_comp *c, const sim_lazy *l)
-{
+	if (applied(e))
+		sim__lazy_apply(c, l, -1);
 	if (e->rec)
 		e->rec->r[l->rec].dst &= ~PROF_LAZY;
 	cxl_event *ev = evpool_get(&e->pool, CXL_OWN_QUEUE);
@@ -188,14 +217,16 @@ static void queue(sim_engine *e, const sim_comp *c, const sim_lazy *l)
 /*
  * requeue - queue the events waiting with @c that may wait no longer: on
  * @port if it is below 65536, else those its model's lazy_ok refuses now.
+ * Those that have arrived are dropped first: they are not queued in the past.
  */
 static void requeue(sim_comp *c, uint32_t port)
 {
 	sim_engine *e = c->eng;
-	uint32_t keep = c->lazy_lo;
 
 	if (e->lazy_in) /* absorbing a lazy event changes no answer (lazy_ok's contract) */
 		return;
+	take(e, c);
+	uint32_t keep = c->lazy_lo;
 	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++) {
 		const sim_lazy *l = &c->lazy[i];
 		if (port <= UINT16_MAX ? l->port != port : c->ops->lazy_ok(c, c->state, l))
@@ -218,18 +249,33 @@ void sim__lazy_queue_port(sim_comp *c, uint16_t port)
 	requeue(c, port);
 }
 
-/* drain - handle every waiting event of @c before @until, in key order. */
+/*
+ * drain - the events waiting with @c before @until have arrived: absorb
+ * them (--check-lazy) or drop them (applied), in key order; take back the
+ * later ones (applied: a checkpoint saves them as queued events, the end
+ * leaves them pending).
+ */
 static void drain(sim_engine *e, sim_comp *c, sim_time until)
 {
 	struct absorb_mark m = absorb_begin(e);
 
 	while (c->lazy_n && c->lazy[c->lazy_lo].time < until) {
 		sim_time t = c->lazy[c->lazy_lo].time;
-		handle(e, c, e->opt.check_lazy);
+		if (applied(e)) {
+			c->lazy_early -= c->lazy[c->lazy_lo++].aux;
+			if (c->lazy_lo == c->lazy_n)
+				c->lazy_lo = c->lazy_n = 0;
+			e->lazy_events++;
+		} else {
+			handle(e, c, 1);
+		}
 		if (t > e->last_time)
 			e->last_time = t;
 	}
-	absorb_end(e, c, &m, e->opt.check_lazy);
+	if (applied(e))
+		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
+			sim__lazy_apply(c, &c->lazy[i], -1);
+	absorb_end(e, c, &m);
 }
 
 void sim__lazy_settle(sim_engine *e, sim_time until)
@@ -241,6 +287,17 @@ void sim__lazy_settle(sim_engine *e, sim_time until)
 		e->now = e->last_time; /* the last event's time, as queued */
 }
 
+void sim__lazy_resume(sim_engine *e)
+{
+	if (!applied(e))
+		return;
+	for (uint32_t n = 0; n < e->nlocal; n++) {
+		sim_comp *c = &e->comps[n];
+		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
+			sim__lazy_apply(c, &c->lazy[i], 1);
+	}
+}
+
 void sim__lazy_finish(sim_engine *e, sim_time until)
 {
 	sim__lazy_settle(e, until);
@@ -250,14 +307,18 @@ void sim__lazy_finish(sim_engine *e, sim_time until)
 	}
 }
 
+/* the earliest waiting event still on its way (not due before the last event handled) */
 sim_time sim__lazy_min(const sim_engine *e)
 {
 	sim_time t = SIM_TIME_MAX;
 
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		const sim_comp *c = &e->comps[n];
-		if (c->lazy_n && c->lazy[c->lazy_lo].time < t)
-			t = c->lazy[c->lazy_lo].time;
+		uint32_t i = c->lazy_lo;
+		while (i < c->lazy_n && sim__lazy_due(e, c, &c->lazy[i]))
+			i++;
+		if (i < c->lazy_n && c->lazy[i].time < t)
+			t = c->lazy[i].time;
 	}
 	return t;
 }

@@ -138,6 +138,7 @@ static void checkpoint(sim_engine *e, sim_time cut)
 {
 	sim__lazy_settle(e, cut); /* lazy events before the cut: handled; the rest are saved */
 	e->ckpt_rc = e->opt.ckpt_write(e->opt.ckpt_ctx, e, cut, &e->ckpt_err);
+	sim__lazy_resume(e);
 	e->ckpt_window = e->windows + 1;
 }
 

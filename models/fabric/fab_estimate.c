@@ -70,7 +70,8 @@ enum {
 /*
  * Lazy credits (core/sim_lazy.c) wait with their receivers as 32-byte
  * sim_lazy entries, in arrays that double: on the same run the arrays hold
- * 381920 entries at the end (11.7 per open request).
+ * 381920 entries at the end (11.7 per open request) with --check-lazy,
+ * 329888 counted at their send (the default).
  */
 #define LAZY_PER_REQ 12
 

@@ -486,8 +486,9 @@ static void try_issue(sim_comp *c, req *r)
 		}
 		int rd = r->next_read || r->cached;
 		uint64_t line = r->base + r->next_line;
-		if (!req__coh_hits(r, line, r->next_read) && (req__coh_blocked(r, line) ||
-					  !r->cr.n[rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD]))
+		unsigned vc = rd ? CXL_VC_M2S_REQ : CXL_VC_M2S_RWD;
+		if (!req__coh_hits(r, line, r->next_read) &&
+		    (req__coh_blocked(r, line) || !cxl_credit_has(c, &r->cr, 0, vc)))
 			return; /* a credit arrival or the write-back's answer retries */
 		issue_one(c, r);
 	}
@@ -599,13 +600,13 @@ static int req_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 	       (r->next_read >= 0 && r->timer_armed && l->time < r->next_issue);
 }
 
-/* req_lazy_absorb - a credit req_lazy_ok let wait: only its count changes. */
-static void req_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
+/* req_lazy_absorb - a credit req_lazy_ok let wait: only its count changes (-1: taken back). */
+static void req_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l, int dir)
 {
 	req *r = state;
 
 	(void)c;
-	cxl_credit_absorb(&r->cr, l);
+	cxl_credit_absorb(&r->cr, l, dir);
 }
 
 static void req_event(sim_comp *c, void *state, cxl_event *ev)

@@ -132,14 +132,15 @@ static void send_writeback(sim_comp *c, req *r)
  */
 void req__coh_drain(sim_comp *c, req *r)
 {
-	while (evring_peek(&r->birsp) && r->cr.n[CXL_VC_M2S_BIRSP]) {
+	while (evring_peek(&r->birsp) && cxl_credit_has(c, &r->cr, 0, CXL_VC_M2S_BIRSP)) {
 		cxl_event *ev = evring_pop(&r->birsp);
 		r->cr.n[CXL_VC_M2S_BIRSP]--;
 		cxl_lat_until(&ev->pkt, CXL_LAT_QUEUE, sim_now(c));
 		cxl_lat_add(&ev->pkt, CXL_LAT_REQUESTER, r->latency);
 		cxl_pkt_send_port(c, ev, 0, r->latency, CXL_LAT_LINK);
 	}
-	while (r->wb_n && r->outstanding < r->queue && r->cr.n[CXL_VC_M2S_RWD])
+	while (r->wb_n && r->outstanding < r->queue &&
+	       cxl_credit_has(c, &r->cr, 0, CXL_VC_M2S_RWD))
 		send_writeback(c, r);
 }
 

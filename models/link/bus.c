@@ -390,17 +390,18 @@ static int bus_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 }
 
 /*
- * bus_lazy_absorb - a credit bus_lazy_ok let wait: only its count changes.
+ * bus_lazy_absorb - a credit bus_lazy_ok let wait: only its count changes
+ * (@dir -1: taken back, cxl_credit_absorb).
  * The wake on_credit would make sends nothing there; in early mode it may
  * also mark a transmitter past its end idle, which any later wake does by
  * the same rule (bus__tx_wake), so leaving it is the same.
  */
-static void bus_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
+static void bus_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l, int dir)
 {
 	bus *b = state;
 
 	(void)c;
-	cxl_credit_absorb(&b->cr[l->port], l);
+	cxl_credit_absorb(&b->cr[l->port], l, dir);
 }
 
 static void bus_event(sim_comp *c, void *state, cxl_event *ev)

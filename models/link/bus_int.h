@@ -252,7 +252,7 @@ static inline void bus__q_sync(bus *b)
  * scan of every VC (the scan was 11% of rack-4096's loop).  Inline: the
  * empty test is most of its calls.
  */
-static inline int bus__pick_vc(const bus *b, int d)
+static inline int bus__pick_vc(sim_comp *c, const bus *b, int d)
 {
 	unsigned m = b->qmask[d], r;
 
@@ -264,7 +264,7 @@ static inline int bus__pick_vc(const bus *b, int d)
 		unsigned v = r + (unsigned)__builtin_ctz(m);
 		if (v >= CXL_NVC)
 			v -= CXL_NVC;
-		if (b->refuse || b->cr[1 - d].n[v])
+		if (b->refuse || cxl_credit_has(c, &b->cr[1 - d], (uint16_t)(1 - d), v))
 			return (int)v;
 	}
 	return -1;
@@ -327,7 +327,7 @@ sim_time bus__occupy(bus *b, bus_tx *tx, int d, uint32_t bytes);
 
 /* bus_replay.c */
 int bus__replay_init(sim_comp *c, bus *b, const cfg *cf, cxl_err *err);
-int bus__replay_start(bus *b, int t, sim_time now);
+int bus__replay_start(sim_comp *c, bus *b, int t, sim_time now);
 void bus__replay_done(sim_comp *c, bus *b, const bus_tx *tx);
 void bus__replay_event(sim_comp *c, bus *b, cxl_event *ev);
 uint64_t bus__replay_finish(sim_comp *c, bus *b);

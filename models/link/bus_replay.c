@@ -382,7 +382,7 @@ static void start_new(bus *b, bus_tx *tx, int w, int v, sim_time now)
 }
 
 /* start_class - start transmitter @t with something of priority class @k on wire @w. */
-static int start_class(bus *b, int t, int k, int w, sim_time now)
+static int start_class(sim_comp *c, bus *b, int t, int k, int w, sim_time now)
 {
 	bus_dll *l = &b->dl[w];
 	bus_tx *tx = &b->tx[t];
@@ -400,7 +400,7 @@ static int start_class(bus *b, int t, int k, int w, sim_time now)
 		return 1;
 	}
 	if (k == BUS_TX_NEW && l->sent == l->n && l->n < b->rb_cap) {
-		int v = bus__pick_vc(b, w);
+		int v = bus__pick_vc(c, b, w);
 		if (v >= 0) {
 			start_new(b, tx, w, v, now);
 			return 1;
@@ -416,14 +416,14 @@ static int start_class(bus *b, int t, int k, int w, sim_time now)
  * first, then the direction it did not send last first).  Fills b->tx[t];
  * returns 0 if there is nothing to send.
  */
-int bus__replay_start(bus *b, int t, sim_time now)
+int bus__replay_start(sim_comp *c, bus *b, int t, sim_time now)
 {
 	static const int order[] = { BUS_TX_DLLP, BUS_TX_REPLAY, BUS_TX_NEW };
 	int first = bus__first_dir(b, t);
 
 	for (int k = 0; k < 3; k++)
 		for (int j = 0; j < (b->half ? 2 : 1); j++)
-			if (start_class(b, t, order[k], j ? 1 - first : first, now))
+			if (start_class(c, b, t, order[k], j ? 1 - first : first, now))
 				return 1;
 	return 0;
 }

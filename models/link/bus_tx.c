@@ -146,7 +146,7 @@ static int start_plain(sim_comp *c, bus *b, int t)
 
 	for (int k = 0; k < (b->half ? 2 : 1) && v < 0; k++) {
 		d = k ? 1 - first : first;
-		v = bus__pick_vc(b, d);
+		v = bus__pick_vc(c, b, d);
 	}
 	if (v < 0)
 		return 0;
@@ -167,11 +167,11 @@ void bus__early_init(const sim_comp *c, bus *b)
 }
 
 /* can_send - transmitter @t could start a packet now (one is waiting and a credit held). */
-static int can_send(const bus *b, int t)
+static int can_send(sim_comp *c, const bus *b, int t)
 {
 	if (!b->half)
-		return bus__pick_vc(b, t) >= 0;
-	return bus__pick_vc(b, 0) >= 0 || bus__pick_vc(b, 1) >= 0;
+		return bus__pick_vc(c, b, t) >= 0;
+	return bus__pick_vc(c, b, 0) >= 0 || bus__pick_vc(c, b, 1) >= 0;
 }
 
 /*
@@ -296,7 +296,7 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
 		return;
 	bus__note_queue(c, b, b->tx[t].dir);
 	started_early(c, b, t);
-	if (can_send(b, t))
+	if (can_send(c, b, t))
 		arm(c, b, t, timer);
 }
 
@@ -311,7 +311,8 @@ static void start_early(sim_comp *c, bus *b, int t, cxl_event *timer)
  */
 int bus__tx_start_now(sim_comp *c, bus *b, int d, int v, cxl_event *ev, uint32_t src)
 {
-	if (!b->early || b->half || b->qmask[d] || !b->cr[1 - d].n[v] || b->ts_queued[d] ||
+	if (!b->early || b->half || b->qmask[d] ||
+	    !cxl_credit_has(c, &b->cr[1 - d], (uint16_t)(1 - d), (unsigned)v) || b->ts_queued[d] ||
 	    !free_early(c, b, d, src)) /* busy: it waits in the FIFO for the end event */
 		return 0;
 	start_pkt(c, b, &b->tx[d], d, v, ev);
@@ -331,7 +332,7 @@ void bus__tx_wake(sim_comp *c, bus *b, int t, uint32_t src)
 		return;
 	}
 	if (!free_early(c, b, t, src)) {
-		if (can_send(b, t))
+		if (can_send(c, b, t))
 			arm(c, b, t, NULL);
 		return;
 	}
@@ -350,7 +351,7 @@ void bus__tx_start(sim_comp *c, bus *b, int t, cxl_event *timer)
 
 	if (tx->busy)
 		return;
-	if (!(b->rb_cap ? bus__replay_start(b, t, sim_now(c)) : start_plain(c, b, t)))
+	if (!(b->rb_cap ? bus__replay_start(c, b, t, sim_now(c)) : start_plain(c, b, t)))
 		return;
 	bus__note_queue(c, b, tx->dir); /* it may have taken a packet from a FIFO */
 	if (!timer)

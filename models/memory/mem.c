@@ -597,7 +597,8 @@ static void drain(sim_comp *c, mem *m)
 	for (uint32_t p = 0; p < m->nports; p++) {
 		for (int k = 0; k < 2; k++) {
 			evring *q = &m->resp[2 * p + k];
-			while (evring_peek(q) && m->cr[p].n[evring_peek(q)->pkt.mclass]) {
+			while (evring_peek(q) &&
+			       cxl_credit_has(c, &m->cr[p], (uint16_t)p, evring_peek(q)->pkt.mclass)) {
 				cxl_event *ev = evring_pop(q);
 				uint8_t vc = ev->pkt.mclass;
 				m->cr[p].n[vc]--;
@@ -715,13 +716,13 @@ static int mem_lazy_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 	return 1;
 }
 
-/* mem_lazy_absorb - a credit mem_lazy_ok let wait: only its count changes. */
-static void mem_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
+/* mem_lazy_absorb - a credit mem_lazy_ok let wait: only its count changes (-1: taken back). */
+static void mem_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l, int dir)
 {
 	mem *m = state;
 
 	(void)c;
-	cxl_credit_absorb(&m->cr[l->port], l);
+	cxl_credit_absorb(&m->cr[l->port], l, dir);
 }
 
 static void mem_finish(sim_comp *c, void *state)

@@ -187,11 +187,27 @@ static inline void cxl_credit_apply(cxl_credits *cr, const cxl_event *ev)
 	cr->n[ev->pkt.mclass] += ev->pkt.aux;
 }
 
-/* cxl_credit_absorb - add the credits of the lazy credit event @l (one VC) to @cr. */
-static inline void cxl_credit_absorb(cxl_credits *cr, const sim_lazy *l)
+/*
+ * cxl_credit_absorb - add (@dir +1) or take back (-1) the credits of the
+ * lazy credit event @l (one VC) in @cr: a model's lazy_absorb.
+ */
+static inline void cxl_credit_absorb(cxl_credits *cr, const sim_lazy *l, int dir)
 {
 	CXL_ASSERT(l->mclass < CXL_NVC);
-	cr->n[l->mclass] += l->aux;
+	cr->n[l->mclass] += dir > 0 ? l->aux : -(uint32_t)l->aux;
+}
+
+/**
+ * cxl_credit_has - may a packet of VC @v leave by @port, whose credits @cr
+ * counts?  Lazy credits are counted at their send (core/sim_lazy.c), so
+ * @cr may run ahead of the true count by those that have not arrived
+ * (sim_lazy_early); at most by c->lazy_early, so a count above that is
+ * enough.  Every model with lazy_ok reads its counts through this (a
+ * count it then spends is a true one).
+ */
+static inline int cxl_credit_has(sim_comp *c, const cxl_credits *cr, uint16_t port, unsigned v)
+{
+	return cr->n[v] > c->lazy_early || cr->n[v] > sim_lazy_early(c, port, (uint8_t)v);
 }
 
 /* cxl_credits_total - credits held over every VC (conservation checks). */

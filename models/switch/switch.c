@@ -437,7 +437,7 @@ static void serve(sim_comp *c, sw *s, uint32_t o)
 
 	while (s->pt[o].llen && misses < s->pt[o].llen) {
 		uint32_t q = list_pop(s, o);
-		if (s->pt[o].cr.n[q % CXL_NVC]) {
+		if (cxl_credit_has(c, &s->pt[o].cr, (uint16_t)o, q % CXL_NVC)) {
 			forward(c, s, q, o);
 			misses = 0;
 		} else {
@@ -577,7 +577,8 @@ static int try_ahead(sim_comp *c, sw *s, cxl_event *ev)
 	uint32_t q = (uint32_t)ev->dst_port * CXL_NVC + vc;
 
 	if (ready >= s->stop || s->pt[o].load || s->pt[o].pipe_out || s->pipe_in[q] || s->in[q].n ||
-	    !s->pt[o].cr.n[vc] || (s->plain_any && s->plain_at == now)) {
+	    !cxl_credit_has(c, &s->pt[o].cr, (uint16_t)o, vc) ||
+	    (s->plain_any && s->plain_at == now)) {
 		s->pt[o].pipe_out++;
 		s->pipe_in[q]++;
 		s->plain_any = 1;
@@ -685,13 +686,16 @@ static void sw_event(sim_comp *c, void *state, cxl_event *ev)
 	serve_wanted(c, s);
 }
 
-/* sw_lazy_absorb - a credit sw_lazy_ok let wait: only its count changes (want, serve: nothing). */
-static void sw_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l)
+/*
+ * sw_lazy_absorb - a credit sw_lazy_ok let wait: only its count changes
+ * (want, serve: nothing; @dir -1: taken back).
+ */
+static void sw_lazy_absorb(sim_comp *c, void *state, const sim_lazy *l, int dir)
 {
 	sw *s = state;
 
 	(void)c;
-	cxl_credit_absorb(&s->pt[l->port].cr, l);
+	cxl_credit_absorb(&s->pt[l->port].cr, l, dir);
 }
 
 static void sw_finish(sim_comp *c, void *state)

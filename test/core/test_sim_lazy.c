@@ -7,9 +7,12 @@
  * timer.  An idle receiver lets a message wait (lazy_ok) and absorbs it
  * into a sum; a busy one handles it as an event and answers (a send), and
  * its timers log the sum it has seen.  Queuing every event
- * (opt.eager) is the reference.
+ * (opt.eager) is the reference.  Plain runs apply a waiting message to the
+ * sum at its send, so the receiver reads the sum less what has not arrived
+ * (sim_lazy_early), as the models read their credit counts; --check-lazy
+ * (opt.check_lazy) absorbs it just before the receiver's next event.
  *
- * Covered: the same log (every sum at every timer, every answer at its
+ * Covered, both ways: the same log (every sum at every timer, every answer at its
  * time, the final sum) lazy and eager, with fewer queued events and every
  * send counted once (events + lazy_events = eager events); the events
  * still waiting when the run ends are taken in before the finish hooks; a model that forgets to recheck when it turns
@@ -30,13 +33,19 @@ enum { LZ_SENDS = 150, LZ_PERIOD = 7, LZ_FLIP = 13, LZ_QUIET = 600 };
 typedef struct lz_state lz_state;
 struct lz_state {
 	uint32_t step;  /* sender: messages sent */
-	uint64_t sum;   /* receiver: tags taken in so far */
+	uint64_t sum;   /* receiver: tags taken in so far (lz_sum) */
 	int busy;       /* receiver: messages act now (not lazy) */
 };
 
 static int lz_recheck = 1;    /* the receiver calls sim_lazy_recheck when it turns busy */
 static int lz_absorb_sends;   /* a wrong absorb that sends */
 static int lz_check = 1;      /* opt.check_lazy (--check-lazy) */
+
+/* lz_sum - the receiver's sum: what has arrived (sim_lazy_early: applied, not yet arrived) */
+static uint32_t lz_sum(sim_comp *c, const lz_state *s)
+{
+	return (uint32_t)(s->sum - sim_lazy_early(c, 0, 0));
+}
 
 static void setup(void)
 {
@@ -74,12 +83,12 @@ static void lz_event(sim_comp *c, void *state, cxl_event *ev)
 			return;
 		cxl_event *r = sim_event_new(c);
 		r->kind = K_REPLY;
-		r->pkt.tag = (uint32_t)s->sum;
+		r->pkt.tag = lz_sum(c, s);
 		sim_send_port(c, r, 0, 0);
 		return;
 	}
 	s->busy = !s->busy;
-	simt_log_mark(c, (uint32_t)s->sum);
+	simt_log_mark(c, lz_sum(c, s));
 	if (sim_now(c) < LZ_QUIET || s->busy) /* then idle, with no event of its own */
 		sim_send_self(c, ev, LZ_FLIP);
 	if (s->busy && lz_recheck)
@@ -103,11 +112,11 @@ static int lz_ok(const sim_comp *c, const void *state, const sim_lazy *l)
 	return !s->busy;
 }
 
-static void lz_absorb(sim_comp *c, void *state, const sim_lazy *l)
+static void lz_absorb(sim_comp *c, void *state, const sim_lazy *l, int dir)
 {
 	lz_state *s = state;
 
-	s->sum += l->aux;
+	s->sum += dir > 0 ? l->aux : -(uint64_t)l->aux;
 	if (lz_absorb_sends) {
 		cxl_event *r = sim_event_new(c);
 		r->kind = K_REPLY;
@@ -151,7 +160,8 @@ static size_t lz_run(int eager, simt_rec *log, sim_rank_info *info)
 
 static simt_rec log_eager[SIMT_LOG_MAX], log_lazy[SIMT_LOG_MAX];
 
-START_TEST(test_lazy_same_log_as_eager)
+/* lz_same_as_eager - the lazy run's log equals the eager one's (opt.check_lazy = lz_check) */
+static void lz_same_as_eager(void)
 {
 	sim_rank_info ie, il;
 	size_t ne = lz_run(1, log_eager, &ie), nl = lz_run(0, log_lazy, &il);
@@ -169,6 +179,20 @@ START_TEST(test_lazy_same_log_as_eager)
 	ck_assert_uint_eq(il.events + il.lazy_events, ie.events);
 	/* the messages after the receiver's last event waited for the end: all taken in */
 	ck_assert_uint_eq(log_lazy[nl - 1].tag, LZ_SENDS * (LZ_SENDS + 1) / 2);
+}
+
+/* applied at the send (plain runs) */
+START_TEST(test_lazy_same_log_as_eager)
+{
+	lz_check = 0;
+	lz_same_as_eager();
+}
+END_TEST
+
+/* absorbed before the receiver's next event, checked (--check-lazy) */
+START_TEST(test_lazy_same_log_as_eager_checked)
+{
+	lz_same_as_eager();
 }
 END_TEST
 
@@ -218,6 +242,7 @@ Suite *sim_lazy_suite(void)
 	TCase *tc = simt_case("lazy", setup);
 
 	tcase_add_test(tc, test_lazy_same_log_as_eager);
+	tcase_add_test(tc, test_lazy_same_log_as_eager_checked);
 	tcase_add_test_raise_signal(tc, test_lazy_missed_recheck_panics, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_lazy_absorb_that_sends_panics, SIGABRT);
 	tcase_add_test(tc, test_lazy_checks_off_without_option);
