@@ -495,7 +495,7 @@ static inline __attribute__((always_inline)) void send_lazy(sim_comp *c, uint16_
 				l = &tmp;
 			}
 			/* applied now, once kept (sim__lazy_add may drop those arrived) */
-			if (!e->opt.check_lazy)
+			if (sim__lazy_applied(e))
 				sim__lazy_apply(to, l, 1);
 			return;
 		}
@@ -795,7 +795,7 @@ void sim__process(sim_engine *e, sim_time until)
 		prefetch_next(e);
 		/* lazy events are applied at their send (sim_lazy.c); --check-lazy
 		   absorbs them here instead, before their receiver's next event */
-		if (e->opt.check_lazy && c->lazy_n && lazy_first(c, ev))
+		if (!sim__lazy_applied(e) && c->lazy_n && lazy_first(c, ev))
 			sim__lazy_before(e, c, ev);
 		e->now = ev->time;
 		e->cur_tie = (uint64_t)ev->dst << 32 | ev->src;

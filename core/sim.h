@@ -203,13 +203,19 @@ void sim__lazy_queue_port(sim_comp *c, uint16_t port);
 uint64_t sim__lazy_early(sim_comp *c, uint16_t port, uint8_t mclass);
 
 /*
- * sim__lazy_waiting - may a lazy event still be on its way to @c?  Not if
- * the last one kept (the latest) is due before now: the rest have arrived
- * too (the engine drops them when it next looks, core/sim_lazy.c).
+ * sim__lazy_waiting_at, sim__lazy_waiting - may a lazy event still be on its
+ * way to @c at time @now (now)?  Not if the last one kept (the latest) is due
+ * before: the rest have arrived too (the engine drops them when it next
+ * looks, core/sim_lazy.c).
  */
+static inline int sim__lazy_waiting_at(const sim_comp *c, sim_time now)
+{
+	return c->lazy_n && c->lazy[c->lazy_n - 1].time >= now;
+}
+
 static inline int sim__lazy_waiting(const sim_comp *c)
 {
-	return c->lazy_n && c->lazy[c->lazy_n - 1].time >= *c->clock;
+	return sim__lazy_waiting_at(c, *c->clock);
 }
 
 /*

@@ -128,19 +128,29 @@ static inline int sim__lazy_due(const sim_engine *e, const sim_comp *to, const s
 	return tie != e->cur_tie ? tie < e->cur_tie : l->seq < e->cur_seq;
 }
 
+/* sim__lazy_applied - are lazy events applied at their send (not --check-lazy)? */
+static inline int sim__lazy_applied(const sim_engine *e)
+{
+	return !e->opt.check_lazy;
+}
+
+/* sim__lazy_drop_all - every event waiting with @to (applied) has arrived: drop them. */
+static inline void sim__lazy_drop_all(sim_engine *e, sim_comp *to)
+{
+	e->lazy_events += to->lazy_n - to->lazy_lo;
+	to->lazy_lo = to->lazy_n = to->lazy_early = 0;
+}
+
 /*
- * sim__lazy_drop - the events waiting with @to, applied at their send (not
- * --check-lazy), have all arrived if the last (the latest) is due before
- * now: dropped at once, before a send writes the next one's slot.
+ * sim__lazy_drop - the events waiting with @to, applied at their send, have
+ * all arrived if none is on its way (sim__lazy_waiting_at: the latest is
+ * due before now): dropped at once, before a send writes the next one's
+ * slot.  Now is the engine's (to->clock is in to's second line).
  */
 static inline void sim__lazy_drop(sim_engine *e, sim_comp *to)
 {
-	uint32_t n = to->lazy_n;
-
-	if (n > to->lazy_lo && to->lazy[n - 1].time < e->now && !e->opt.check_lazy) {
-		e->lazy_events += n - to->lazy_lo;
-		to->lazy_lo = to->lazy_n = to->lazy_early = 0;
-	}
+	if (to->lazy_n && !sim__lazy_waiting_at(to, e->now) && sim__lazy_applied(e))
+		sim__lazy_drop_all(e, to);
 }
 
 /*

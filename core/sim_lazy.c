@@ -65,10 +65,13 @@
 #include "core/sim_int.h"
 #include "core/xmalloc.h"
 
-/* applied - are @e's lazy events applied at their send (not with --check-lazy)? */
-static inline int applied(const sim_engine *e)
+/* retire - @c's first waiting event (applied at its send) has arrived: drop it. */
+static inline void retire(sim_engine *e, sim_comp *c)
 {
-	return !e->opt.check_lazy;
+	c->lazy_early -= c->lazy[c->lazy_lo++].aux;
+	if (c->lazy_lo == c->lazy_n)
+		c->lazy_lo = c->lazy_n = 0;
+	e->lazy_events++;
 }
 
 /*
@@ -78,17 +81,14 @@ static inline int applied(const sim_engine *e)
  */
 static void take(sim_engine *e, sim_comp *c)
 {
-	if (!c->lazy_n || !applied(e))
+	if (!c->lazy_n || !sim__lazy_applied(e))
 		return;
 	if (sim__lazy_due(e, c, &c->lazy[c->lazy_n - 1])) {
-		e->lazy_events += c->lazy_n - c->lazy_lo;
-		c->lazy_lo = c->lazy_n = c->lazy_early = 0;
+		sim__lazy_drop_all(e, c);
 		return;
 	}
-	while (sim__lazy_due(e, c, &c->lazy[c->lazy_lo])) {
-		c->lazy_early -= c->lazy[c->lazy_lo++].aux;
-		e->lazy_events++;
-	}
+	while (sim__lazy_due(e, c, &c->lazy[c->lazy_lo]))
+		retire(e, c); /* never the last: it has not arrived */
 }
 
 void sim__lazy_add(sim_engine *e, sim_comp *to, sim_lazy *l)
@@ -148,15 +148,15 @@ void sim__lazy_event(const sim_comp *to, const sim_lazy *l, cxl_event *ev)
 
 /*
  * handle - --check-lazy: absorb @c's first waiting event (lazy_absorb: no
- * clock, no send); @check (a constant where it is inlined): ask lazy_ok
- * again.  Applied events (plain runs) are only dropped (take).
+ * clock, no send), asking lazy_ok again.  Applied events (plain runs) are
+ * only dropped (retire).
  */
-static inline __attribute__((always_inline)) void handle(sim_engine *e, sim_comp *c, int check)
+static void handle(sim_engine *e, sim_comp *c)
 {
 	const sim_lazy *l = &c->lazy[c->lazy_lo++];
 
 	/* c's state is the one it had at l's key: its model must still let l wait */
-	if (check && !c->ops->lazy_ok(c, c->state, l))
+	if (!c->ops->lazy_ok(c, c->state, l))
 		CXL_PANIC("%s: a lazy event (kind %u, port %u, %llu ps) waited while the port was "
 			  "busy: its model missed a sim_lazy_recheck", c->name, l->kind, l->port,
 			  (unsigned long long)l->time);
@@ -197,7 +197,7 @@ void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
 	struct absorb_mark m = absorb_begin(e);
 
 	do
-		handle(e, c, 1);
+		handle(e, c);
 	while (c->lazy_n && sim__lazy_before_ev(&c->lazy[c->lazy_lo], next));
 	absorb_end(e, c, &m);
 }
@@ -205,7 +205,7 @@ void sim__lazy_before(sim_engine *e, sim_comp *c, const cxl_event *next)
 /* queue - make waiting event @l of @c an ordinary queued event (taken back first). */
 static void queue(sim_engine *e, sim_comp *c, const sim_lazy *l)
 {
-	if (applied(e))
+	if (sim__lazy_applied(e))
 		sim__lazy_apply(c, l, -1);
 	if (e->rec)
 		e->rec->r[l->rec].dst &= ~PROF_LAZY;
@@ -261,18 +261,14 @@ static void drain(sim_engine *e, sim_comp *c, sim_time until)
 
 	while (c->lazy_n && c->lazy[c->lazy_lo].time < until) {
 		sim_time t = c->lazy[c->lazy_lo].time;
-		if (applied(e)) {
-			c->lazy_early -= c->lazy[c->lazy_lo++].aux;
-			if (c->lazy_lo == c->lazy_n)
-				c->lazy_lo = c->lazy_n = 0;
-			e->lazy_events++;
-		} else {
-			handle(e, c, 1);
-		}
+		if (sim__lazy_applied(e))
+			retire(e, c);
+		else
+			handle(e, c);
 		if (t > e->last_time)
 			e->last_time = t;
 	}
-	if (applied(e))
+	if (sim__lazy_applied(e))
 		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
 			sim__lazy_apply(c, &c->lazy[i], -1);
 	absorb_end(e, c, &m);
@@ -289,7 +285,7 @@ void sim__lazy_settle(sim_engine *e, sim_time until)
 
 void sim__lazy_resume(sim_engine *e)
 {
-	if (!applied(e))
+	if (!sim__lazy_applied(e))
 		return;
 	for (uint32_t n = 0; n < e->nlocal; n++) {
 		sim_comp *c = &e->comps[n];

@@ -249,7 +249,7 @@ static void on_tlp_rx(sim_comp *c, bus *b, int d, uint64_t seq)
 		return;
 	bus_rbent *e = rb_entry(b, l, seq);
 	if (b->refuse) {
-		if (!b->cr[1 - d].n[e->vc]) {
+		if (!cxl_credit_has(c, &b->cr[1 - d], (uint16_t)(1 - d), e->vc)) {
 			(*l->refused)++;
 			return;
 		}
