@@ -52,6 +52,10 @@ struct sim_graph {
 	sim_time global_lookahead; /* > 0: any-to-any sends allowed with this floor */
 	sim_time cut_floor;        /* partitioners that honour it (metis) never cut a
 				      link with latency below this, ps; 0 = none */
+	int unweighted;            /* set before the build: nothing will be partitioned
+				      over ranks (one rank, no --partition-only or
+				      --profile-ranks), so a system may leave every weight
+				      1 instead of estimating them (0 = estimate) */
 };
 
 void graph_init(sim_graph *g);

@@ -5,6 +5,9 @@
  */
 #include "models/fabric/fab_view.h"
 
+#include <string.h>
+
+#include "core/xmalloc.h"
 #include "models/fabric/fab_int.h"
 
 const fab_view *fab_view_of(const sim_comp *c)
@@ -123,10 +126,35 @@ uint32_t fab_view_devices(const fab_view *v, uint32_t comp, uint16_t *out)
 	return reach(v, comp, FAB_ROLE_DEVICE, v->dev_pbr, v->ndev, out);
 }
 
+/*
+ * Every egress port a route may take is minimal (one switch-to-switch hop
+ * closer, fab_route.h), so a route's length from an endpoint with one port on
+ * switch s depends on s and the destination only: one walk per (s, pbr) for
+ * all the endpoints of s.  The requesters ask for every target at init
+ * (rack-4096: 2048 x 2048 walks, a third of its start-up), those of one
+ * switch one after the other, so one switch's row is kept (O(edge ports)).
+ */
 uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr)
 {
-	CXL_ASSERT(pbr < v->npbr);
-	return fab_route_len(v, fab_node_of(v, comp), v->pbr_node[pbr]);
+	uint32_t n = fab_node_of(v, comp);
+
+	CXL_ASSERT(pbr < v->npbr && n != UINT32_MAX);
+	if (v->node[n].nports != 1 || !fab_has(&v->node[fab_peer(v, n, 0)], FAB_ROLE_SWITCH))
+		return fab_route_len(v, n, v->pbr_node[pbr]);
+	fabric *f = (fabric *)v; /* the cache only (above) */
+	uint32_t s = v->route.sw_of[fab_peer(v, n, 0)];
+	if (f->len_sw != s) {
+		if (!f->len_row)
+			f->len_row = xmalloc(f->npbr * sizeof(*f->len_row));
+		memset(f->len_row, 0, f->npbr * sizeof(*f->len_row));
+		f->len_sw = s;
+	}
+	if (!f->len_row[pbr]) {
+		uint32_t len = fab_route_len(v, n, v->pbr_node[pbr]);
+		CXL_ASSERT(len < UINT16_MAX);
+		f->len_row[pbr] = (uint16_t)(len + 1);
+	}
+	return f->len_row[pbr] - 1u;
 }
 
 void fab_view_switch_of(const fab_view *v, uint32_t comp, fab_view_switch *out)

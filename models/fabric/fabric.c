@@ -12,7 +12,8 @@
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency)
 {
-	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency, .trunk_slowdown = 1 };
+	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency, .trunk_slowdown = 1,
+		       .len_sw = UINT32_MAX };
 }
 
 void fab_free(fabric *f)
@@ -32,6 +33,7 @@ void fab_free(fabric *f)
 	free(f->req_group);
 	free(f->req_gindex);
 	free(f->group_size);
+	free(f->len_row);
 	*f = (fabric){ 0 };
 }
 
@@ -346,7 +348,8 @@ int fab_finish(fabric *f, sim_graph *g, cxl_err *err)
 		f->nmem_switched += fab_has(&f->node[fab_peer(f, f->pbr_node[f->mem_pbr[i]], 0)],
 					    FAB_ROLE_SWITCH);
 	uint64_t *load = xcalloc(f->nnode ? f->nnode : 1, sizeof(*load));
-	estimate_traffic(f, load);
+	if (!g->unweighted) /* else every weight is 1 (scale of 0) */
+		estimate_traffic(f, load);
 	emit_graph(f, load, g);
 	free(load);
 	f->ncomp = g->ncomp;

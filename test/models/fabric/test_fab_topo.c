@@ -126,6 +126,46 @@ START_TEST(test_fab_topo_spine_leaf_counts)
 }
 END_TEST
 
+/*
+ * A graph built for one rank (sim_graph.unweighted) has every weight 1 and
+ * is otherwise the graph the traffic estimate weights: same components,
+ * names and links.
+ */
+START_TEST(test_fab_topo_unweighted)
+{
+	fab_topo t = { .kind = FAB_SPINE_LEAF, .leaves = 6, .spines = 3, .hosts_per_leaf = 2,
+		       .mems_per_leaf = 3 };
+	fabric fw, fu;
+	sim_graph gw, gu;
+	cxl_err e = { 0 };
+	enum fab_topo_field field;
+	int heavier = 0;
+
+	ck_assert_int_eq(make(&t, &fw, &gw), 0);
+	fab_init(&fu, "test", 1000);
+	graph_init(&gu);
+	gu.unweighted = 1;
+	ck_assert_int_eq(fab_topo_generate(&fu, &t, &field, &e), 0);
+	ck_assert_int_eq(fab_finish(&fu, &gu, &e), 0);
+	ck_assert_uint_eq(gu.ncomp, gw.ncomp);
+	ck_assert_uint_eq(gu.nlink, gw.nlink);
+	for (uint32_t i = 0; i < gu.ncomp; i++) {
+		ck_assert_str_eq(gu.comp[i].name, gw.comp[i].name);
+		ck_assert_uint_eq(gu.comp[i].weight, 1);
+		heavier += gw.comp[i].weight > 1;
+	}
+	for (uint32_t l = 0; l < gu.nlink; l++) {
+		ck_assert_uint_eq(gu.link[l].a, gw.link[l].a);
+		ck_assert_uint_eq(gu.link[l].b, gw.link[l].b);
+		ck_assert_uint_eq(gu.link[l].latency, gw.link[l].latency);
+		ck_assert_uint_eq(gu.link[l].weight, 1);
+	}
+	ck_assert_int_gt(heavier, 0); /* the estimate does weight the switches */
+	fab_fixture_drop(&fw, &gw);
+	fab_fixture_drop(&fu, &gu);
+}
+END_TEST
+
 START_TEST(test_fab_topo_fully_connected_counts)
 {
 	fab_topo t = { .kind = FAB_FULLY_CONNECTED, .switches = 9, .hosts = 9, .memories = 9 };
@@ -280,6 +320,7 @@ Suite *fab_topo_suite(void)
 	tcase_add_test(counts, test_fab_topo_fat_tree_counts);
 	tcase_add_test(counts, test_fab_topo_round_robin_continues_across_kinds);
 	tcase_add_test(counts, test_fab_topo_bus_follows_later_node);
+	tcase_add_test(counts, test_fab_topo_unweighted);
 	tcase_add_test(errors, test_fab_topo_errors);
 	tcase_add_test(errors, test_fab_topo_too_many_endpoints);
 	tcase_add_test(errors, test_fab_topo_endpoint_second_connection);

@@ -163,10 +163,45 @@ START_TEST(test_fab_view_mem_groups)
 }
 END_TEST
 
+/*
+ * fab_view_route_len keeps one switch's row of route lengths (fab_view.c):
+ * on generated fabrics with several minimal paths (the oblivious hash picks
+ * among them per source), asked endpoint by endpoint and then destination by
+ * destination (the row changes at every call), it answers what walking
+ * every route answers.
+ */
+START_TEST(test_fab_view_route_len_cached)
+{
+	static const fab_topo topos[] = {
+		{ .kind = FAB_SPINE_LEAF, .leaves = 5, .spines = 3, .hosts_per_leaf = 3,
+		  .mems_per_leaf = 2 },
+		{ .kind = FAB_FAT_TREE, .k = 4, .hosts = 9, .memories = 7 },
+		{ .kind = FAB_RING, .switches = 6, .hosts = 7, .memories = 5 },
+		{ .kind = FAB_CHAIN, .switches = 5, .hosts = 4, .accels = 2, .memories = 3 },
+	};
+
+	for (size_t t = 0; t < sizeof(topos) / sizeof(topos[0]); t++) {
+		fabric ft;
+		sim_graph gt;
+		cxl_err e = { 0 };
+		ck_assert_msg(fab_fixture_make(&topos[t], &ft, &gt, &e) == 0, "%s", e.msg);
+		for (int pass = 0; pass < 2; pass++)
+			for (uint32_t i = 0; i < ft.npbr * ft.npbr; i++) {
+				uint32_t a = pass ? i % ft.npbr : i / ft.npbr, b = pass ? i / ft.npbr : i % ft.npbr;
+				uint32_t n = ft.pbr_node[a];
+				ck_assert_uint_eq(fab_view_route_len(&ft, ft.node[n].comp, (uint16_t)b),
+						  fab_route_len(&ft, n, ft.pbr_node[b]));
+			}
+		fab_fixture_drop(&ft, &gt);
+	}
+}
+END_TEST
+
 Suite *fab_view_suite(void)
 {
 	Suite *s = suite_create("fab_view");
 	TCase *tc = tcase_create("view");
+	TCase *gen = tcase_create("generated");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fab_view_identity);
@@ -174,6 +209,8 @@ Suite *fab_view_suite(void)
 	tcase_add_test(tc, test_fab_view_targets_and_routes);
 	tcase_add_test(tc, test_fab_view_switches_and_buses);
 	tcase_add_test(tc, test_fab_view_mem_groups);
+	tcase_add_test(gen, test_fab_view_route_len_cached);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, gen);
 	return s;
 }
