@@ -131,7 +131,7 @@ uint32_t fab_view_devices(const fab_view *v, uint32_t comp, uint16_t *out)
  * closer, fab_route.h), so a route's length from an endpoint with one port on
  * switch s depends on s and the destination only: one walk per (s, pbr) for
  * all the endpoints of s.  The requesters ask for every target at init
- * (rack-4096: 2048 x 2048 walks, a third of its start-up), those of one
+ * (rack-4096: 2048 x 2048 walks, its start-up 0.74 -> 0.48 s), those of one
  * switch one after the other, so one switch's row is kept (O(edge ports)).
  */
 uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr)
