@@ -143,18 +143,22 @@ uint32_t fab_view_route_len(const fab_view *v, uint32_t comp, uint16_t pbr)
 		return fab_route_len(v, n, v->pbr_node[pbr]);
 	fabric *f = (fabric *)v; /* the cache only (above) */
 	uint32_t s = v->route.sw_of[fab_peer(v, n, 0)];
-	if (f->len_sw != s) {
-		if (!f->len_row)
+	if (f->len_sw != s) { /* O(1): a new generation (other callers may alternate) */
+		if (!f->len_row) {
 			f->len_row = xmalloc(f->npbr * sizeof(*f->len_row));
-		memset(f->len_row, 0, f->npbr * sizeof(*f->len_row));
+			f->len_stamp = xcalloc(f->npbr, sizeof(*f->len_stamp));
+		}
+		if (++f->len_gen == 0) { /* wrapped: no stamp may match */
+			memset(f->len_stamp, 0, f->npbr * sizeof(*f->len_stamp));
+			f->len_gen = 1;
+		}
 		f->len_sw = s;
 	}
-	if (!f->len_row[pbr]) {
-		uint32_t len = fab_route_len(v, n, v->pbr_node[pbr]);
-		CXL_ASSERT(len < UINT16_MAX);
-		f->len_row[pbr] = (uint16_t)(len + 1);
+	if (f->len_stamp[pbr] != f->len_gen) {
+		f->len_row[pbr] = fab_route_len(v, n, v->pbr_node[pbr]);
+		f->len_stamp[pbr] = f->len_gen;
 	}
-	return f->len_row[pbr] - 1u;
+	return f->len_row[pbr];
 }
 
 void fab_view_switch_of(const fab_view *v, uint32_t comp, fab_view_switch *out)

@@ -34,6 +34,7 @@ void fab_free(fabric *f)
 	free(f->req_gindex);
 	free(f->group_size);
 	free(f->len_row);
+	free(f->len_stamp);
 	*f = (fabric){ 0 };
 }
 
