@@ -249,6 +249,13 @@ void sim__lazy_queue_port(sim_comp *c, uint16_t port)
 	requeue(c, port);
 }
 
+/* apply_rest - lazy_absorb every event still waiting with @c with sign @dir (applied runs). */
+static void apply_rest(sim_comp *c, int dir)
+{
+	for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
+		sim__lazy_apply(c, &c->lazy[i], dir);
+}
+
 /*
  * drain - the events waiting with @c before @until have arrived: absorb
  * them (--check-lazy) or drop them (applied), in key order; take back the
@@ -269,8 +276,7 @@ static void drain(sim_engine *e, sim_comp *c, sim_time until)
 			e->last_time = t;
 	}
 	if (sim__lazy_applied(e))
-		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
-			sim__lazy_apply(c, &c->lazy[i], -1);
+		apply_rest(c, -1);
 	absorb_end(e, c, &m);
 }
 
@@ -287,11 +293,8 @@ void sim__lazy_resume(sim_engine *e)
 {
 	if (!sim__lazy_applied(e))
 		return;
-	for (uint32_t n = 0; n < e->nlocal; n++) {
-		sim_comp *c = &e->comps[n];
-		for (uint32_t i = c->lazy_lo; i < c->lazy_n; i++)
-			sim__lazy_apply(c, &c->lazy[i], 1);
-	}
+	for (uint32_t n = 0; n < e->nlocal; n++)
+		apply_rest(&e->comps[n], 1);
 }
 
 void sim__lazy_finish(sim_engine *e, sim_time until)

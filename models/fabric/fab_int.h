@@ -127,10 +127,9 @@ struct fabric { /* typedef'd as fabric and, opaque, as fab_view (fab_view.h) */
 	uint32_t ngroups;        /* groups */
 	uint32_t group_max;      /* requesters of the largest group */
 	/* fab_view_route_len's cache (a cache, not state: its answers are the walk's) */
-	uint32_t len_sw;         /* the switch whose lengths len_row holds, UINT32_MAX none */
-	uint32_t len_gen;        /* its generation: a new switch, a new one */
-	uint32_t *len_row;       /* [pbr] route length from a one-port endpoint on len_sw */
-	uint32_t *len_stamp;     /* [pbr] len_row[pbr] holds len_sw's length iff == len_gen */
+	uint32_t *len_row;       /* [pbr] route length from a one-port endpoint on switch
+				    len_sw1[pbr] - 1 */
+	uint32_t *len_sw1;       /* [pbr] 1 + that switch's index; 0: none yet */
 };
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency);

@@ -12,8 +12,7 @@
 
 void fab_init(fabric *f, const char *kind_name, sim_time link_latency)
 {
-	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency, .trunk_slowdown = 1,
-		       .len_sw = UINT32_MAX };
+	*f = (fabric){ .kind_name = kind_name, .link_latency = link_latency, .trunk_slowdown = 1 };
 }
 
 void fab_free(fabric *f)
@@ -34,7 +33,7 @@ void fab_free(fabric *f)
 	free(f->req_gindex);
 	free(f->group_size);
 	free(f->len_row);
-	free(f->len_stamp);
+	free(f->len_sw1);
 	*f = (fabric){ 0 };
 }
 
